@@ -1,0 +1,36 @@
+"""card_envs: multi-agent RL environments (PettingZoo AEC) for pile card games.
+
+    import card_envs
+    env = card_envs.make("three_piles_v0")          # wrapped AEC env (order enforcing)
+    raw = card_envs.raw_env("three_piles_v0", num_players=3)
+    card_envs.list_envs()                           # ["three_piles_v0", ...]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from card_envs.core.registry import EnvSpec, list_envs, make_game, register, spec
+
+__all__ = ["EnvSpec", "list_envs", "make", "make_game", "raw_env", "register", "spec"]
+__version__ = "0.1.0"
+
+register(EnvSpec("three_piles_v0", "card_envs.games.three_piles:ThreePilesGame", gym_id="card_envs/ThreePiles-v0"))
+
+
+def raw_env(env_id: str, **config: Any):
+    """The unwrapped AEC env. `config` mixes game arguments (e.g. ``num_players``) and adapter
+    arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``auto_forced``,
+    ``render_seat``; see `card_envs.aec.CardGameEnv`)."""
+    from card_envs.aec import ADAPTER_ARGS, CardGameEnv
+
+    adapter_config = {k: v for k, v in config.items() if k in ADAPTER_ARGS}
+    game_config = {k: v for k, v in config.items() if k not in ADAPTER_ARGS}
+    return CardGameEnv(make_game(env_id, **game_config), env_id, **adapter_config)
+
+
+def make(env_id: str, **config: Any):
+    """The AEC env wrapped in PettingZoo's OrderEnforcingWrapper (errors on calls before reset)."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    return OrderEnforcingWrapper(raw_env(env_id, **config))

@@ -1,0 +1,176 @@
+"""The one PettingZoo AEC adapter: any `Game` becomes an `AECEnv`.
+
+Written once for every game, like PettingZoo's RLCard adapter. Agents are
+``player_0 .. player_{n-1}`` (seat i). Rewards are terminal; the agent that must act is always
+the engine's ``current_player``; a seat with several decisions in a row keeps the selection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from card_envs.core.game import Game, IllegalActionError
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+RENDER_MODES = ("ansi", "human")
+ADAPTER_ARGS = ("render_mode", "illegal_action", "illegal_reward", "auto_forced", "render_seat")
+
+
+class CardGameEnv(AECEnv):
+    """PettingZoo AEC env over a rules engine.
+
+    Args:
+        game: the rules engine configuration.
+        env_id: registered id, e.g. ``"three_piles_v0"`` (names the env and its snapshots).
+        render_mode: ``"ansi"`` (render returns text), ``"human"`` (prints it) or None.
+        illegal_action: ``"raise"`` (default) raises ValueError naming the action and the legal
+            ones; ``"penalize"`` ends the game, the offender gets ``illegal_reward`` and the others
+            0, like PettingZoo's TerminateIllegalWrapper.
+        illegal_reward: the offender's reward under ``"penalize"``.
+        auto_forced: play a decision automatically when it has exactly one legal answer, so agents
+            are never asked a trivial question (default True).
+        render_seat: whose hand the render shows: None (public view, default), a seat, or -1 (all).
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "card_env", "is_parallelizable": False}
+
+    def __init__(self, game: Game, env_id: str, render_mode: str | None = None,
+                 illegal_action: str = "raise", illegal_reward: float = -1.0,
+                 auto_forced: bool = True, render_seat: int | None = None):
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode={render_mode!r} is not supported; use one of {RENDER_MODES} or None")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action={illegal_action!r} is not supported; use one of {ILLEGAL_ACTION_MODES}")
+        n = game.num_players
+        if render_seat is not None and render_seat not in range(-1, n):
+            raise ValueError(f"render_seat={render_seat!r} must be None, -1 (all) or a seat in 0..{n - 1}")
+        self.game, self.env_id = game, env_id
+        self.render_mode, self.render_seat = render_mode, render_seat
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.auto_forced = bool(auto_forced)
+        self.metadata = {**self.metadata, "name": env_id}
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        high = game.observation_layout.high()
+        self.observation_spaces = {
+            agent: spaces.Dict({
+                "observation": spaces.Box(0.0, high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (game.num_actions,), dtype=np.int8),
+            }) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(game.num_actions) for agent in self.possible_agents}
+        self.state_space = spaces.Box(0.0, game.state_layout.high(), dtype=np.float32)
+        self._no_actions = np.zeros(game.num_actions, dtype=np.int8)
+        self._rng = np.random.default_rng()
+        self._state = None
+
+    # ----- PettingZoo API ------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """New deal; ``seed`` reproduces it exactly. ``options={"state": snapshot}`` starts there.
+
+        Other option keys are ignored, as PettingZoo's api_test requires."""
+        options = options or {}
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        if "state" in options:
+            self._state = self._load_snapshot(options["state"])
+        else:
+            self._state = self.game.new_state(self._rng)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._after_move()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_seat[agent]
+        state = self._state
+        acting = seat == state.current_player and not state.is_terminal()
+        return {"observation": state.observation(seat),
+                "action_mask": state.legal_mask() if acting else self._no_actions.copy()}
+
+    def state(self) -> np.ndarray:
+        """The full information vector (all hands, deck order): for centralised critics only."""
+        return self._state.state_tensor()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        try:
+            self._state.apply(action)
+        except IllegalActionError as error:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(f"{agent}: {error}") from None
+            self._penalize(agent, error)
+            return
+        self._after_move()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.game.render(self._state, self.render_seat)
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ----- snapshots -----------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The current position as a JSON-compatible dict (see the game's docstring for fields)."""
+        return {"env_id": self.env_id, "config": self.game.config, "state": self._state.to_json()}
+
+    def _load_snapshot(self, snapshot: Any):
+        if not isinstance(snapshot, dict) or set(snapshot) != {"env_id", "config", "state"}:
+            raise ValueError("a snapshot is a dict with keys 'env_id', 'config', 'state' "
+                             "(as returned by env.unwrapped.snapshot())")
+        if snapshot["env_id"] != self.env_id:
+            raise ValueError(f"snapshot is for {snapshot['env_id']!r}, this env is {self.env_id!r}")
+        if snapshot["config"] != self.game.config:
+            raise ValueError(f"snapshot config {snapshot['config']!r} differs from this env's {self.game.config!r}")
+        return self.game.state_from_json(snapshot["state"])
+
+    # ----- internals -----------------------------------------------------------------------
+    def _after_move(self) -> None:
+        """Play forced decisions, then hand the turn to the engine's current player or end."""
+        state = self._state
+        if self.auto_forced:
+            while not state.is_terminal() and len(state.legal_actions()) == 1:
+                state.apply(state.legal_actions()[0])
+        self.agent_selection = self.possible_agents[state.current_player]
+        if state.is_terminal():
+            returns = state.returns()
+            for agent, seat in self.agent_seat.items():
+                self.rewards[agent] = float(returns[seat])
+                self.terminations[agent] = True
+            self.infos = {agent: {"scores": state.scores()} for agent in self.agents}
+            self._accumulate_rewards()
+
+    def _penalize(self, agent: str, error: Exception) -> None:
+        for other in self.agents:
+            self.rewards[other] = 0.0
+            self.terminations[other] = True
+        self.rewards[agent] = self.illegal_reward
+        self.infos[agent] = {"illegal_action": str(error)}
+        self._accumulate_rewards()

@@ -1,0 +1,113 @@
+"""The Game / State contract every rules engine implements.
+
+A `Game` holds the static facts of one configuration (declared once) and creates states; a
+`State` is one mutable position. Engines import nothing from pettingzoo, gymnasium or torch and
+know players only as seats 0..n-1. The generic adapter (`card_envs.aec`) turns any Game into a
+PettingZoo AEC env.
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Any, ClassVar
+
+import numpy as np
+
+from card_envs.core.layout import Layout
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state; the state is left unchanged."""
+
+
+class Game(abc.ABC):
+    name: ClassVar[str]  # e.g. "three_piles"
+    version: ClassVar[int]  # bumped on every behaviour change: env id is f"{name}_v{version}"
+    snapshot_format: ClassVar[int]  # version of the JSON snapshot layout
+
+    num_players: int
+    num_actions: int
+    observation_layout: Layout  # what one seat sees, own seat first
+    state_layout: Layout  # full information, absolute seats (for centralised critics)
+    max_game_length: int  # upper bound on decisions in one episode
+    reward_range: tuple[float, float]
+
+    @abc.abstractmethod
+    def new_state(self, rng: np.random.Generator) -> "State":
+        """A freshly dealt state; `rng` drives every chance event of the game."""
+
+    @abc.abstractmethod
+    def state_from_json(self, data: dict[str, Any]) -> "State":
+        """Rebuild a state from `State.to_json()`; raises ValueError on a bad snapshot."""
+
+    @abc.abstractmethod
+    def action_to_string(self, action: int) -> str: ...
+
+    @abc.abstractmethod
+    def render(self, state: "State", viewer: int | None) -> str:
+        """Text picture of `state` as seat `viewer` sees it (None: public view, -1: everything)."""
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """The constructor arguments of this configuration."""
+        return {}
+
+    @property
+    def observation_size(self) -> int:
+        return self.observation_layout.size
+
+    def check_action(self, action: Any) -> int:
+        """The action as an int, or a ValueError naming the accepted range."""
+        try:
+            as_int = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"action {action!r} is not an integer in 0..{self.num_actions - 1}") from None
+        if as_int != action or not 0 <= as_int < self.num_actions:
+            raise IllegalActionError(f"action {action!r} is not an integer in 0..{self.num_actions - 1}")
+        return as_int
+
+
+class State(abc.ABC):
+    game: Game
+    current_player: int  # the seat to decide; meaningless once terminal
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[int]: ...
+
+    @abc.abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """int8[num_actions], 1 exactly at `legal_actions()`."""
+
+    @abc.abstractmethod
+    def apply(self, action: int) -> None:
+        """Play `action` for `current_player`; raises IllegalActionError (state unchanged)."""
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abc.abstractmethod
+    def returns(self) -> np.ndarray:
+        """float64[num_players]: the terminal rewards (zeros before the end)."""
+
+    @abc.abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's current score by the game's scoring rules."""
+
+    @abc.abstractmethod
+    def observation(self, player: int) -> np.ndarray:
+        """float32[observation_size]: what `player` may know, nothing more."""
+
+    @abc.abstractmethod
+    def state_tensor(self) -> np.ndarray:
+        """float32[state_layout.size]: the full information vector."""
+
+    @abc.abstractmethod
+    def clone(self) -> "State": ...
+
+    @abc.abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """A human-readable, versioned snapshot of the whole state."""
+
+    @abc.abstractmethod
+    def determinize(self, player: int, rng: np.random.Generator) -> "State":
+        """A copy where everything hidden from `player` is resampled consistently."""

@@ -1,0 +1,1 @@
+"""Rules engines, one package per game. None of them imports pettingzoo, gymnasium or torch."""

@@ -1,0 +1,504 @@
+"""3 Piles rules engine: pure Python + numpy, no RL imports. See the package docstring.
+
+Hot-path notes: cards are ints (see `card_envs.core.cards`); every pile keeps its lowest and
+highest rank so the pile rule is two comparisons; the legal action list is computed once per
+position and cached; the feature vector behind `observation()` and `state_tensor()` is updated
+incrementally by `apply`, so an observation is a single numpy gather.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT, card_names, parse_cards, shuffled_deck
+from card_envs.core.game import Game, IllegalActionError, State
+from card_envs.core.layout import Layout, Piece
+from card_envs.core.rewards import check_reward_mode, terminal_returns
+
+NUM_CARDS = 52
+NUM_PILES = 3  # per player
+NUM_STACKS = 3  # center stacks
+HAND_SIZE = 3
+MAX_SCORE = 35  # 13 (longest pile) + 9 (three Ace-King piles) + 13 (all Diamonds)
+
+# Action table (fixed for every player count).
+TAKE_BASE, DRAW, PLAY_BASE = 0, 9, 10
+NUM_DESTINATIONS = NUM_PILES + NUM_STACKS  # play destinations: own piles 0..2, then stacks 0..2
+PASS = PLAY_BASE + NUM_CARDS * NUM_DESTINATIONS  # 322
+NUM_ACTIONS = PASS + 1  # 323
+
+# Phases of a turn.
+CHOOSE, PLACE = 0, 1  # CHOOSE: take / draw / play (deck empty) / pass; PLACE: place a hand card after drawing
+PHASE_NAMES = ("choose", "place")
+
+EMPTY_LO, EMPTY_HI = 14, 0  # bounds of an empty pile: every rank r satisfies r < 14
+
+
+def take_action(stack: int, pile: int) -> int:
+    """Take the top card of center `stack` onto own `pile`."""
+    return TAKE_BASE + stack * NUM_PILES + pile
+
+
+def play_to_pile(card: int, pile: int) -> int:
+    return PLAY_BASE + card * NUM_DESTINATIONS + pile
+
+
+def play_to_stack(card: int, stack: int) -> int:
+    return PLAY_BASE + card * NUM_DESTINATIONS + NUM_PILES + stack
+
+
+def describe_action(action: int) -> str:
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action {action} is not in 0..{NUM_ACTIONS - 1}")
+    if action < DRAW:
+        stack, pile = divmod(action - TAKE_BASE, NUM_PILES)
+        return f"take stack {stack} top -> pile {pile}"
+    if action == DRAW:
+        return "draw"
+    if action == PASS:
+        return "pass"
+    card, dest = divmod(action - PLAY_BASE, NUM_DESTINATIONS)
+    name = card_names([card])[0]
+    return f"play {name} -> pile {dest}" if dest < NUM_PILES else f"play {name} -> stack {dest - NUM_PILES}"
+
+
+def state_layout(n: int) -> Layout:
+    """Full information, absolute seats. Also the store the observations are gathered from."""
+    return Layout([
+        Piece("hands", (n, NUM_CARDS), "1 where the card is in that seat's hand"),
+        Piece("piles", (n, NUM_PILES, NUM_CARDS), "1 where the card is in that pile"),
+        Piece("stack_top", (NUM_STACKS, NUM_CARDS), "1 at the top card of each center stack"),
+        Piece("stack_cards", (NUM_STACKS, NUM_CARDS),
+              "(position from the bottom + 1) / 52 for each card in the stack: the order is public"),
+        Piece("unseen", (n, NUM_CARDS), "1 where the card is hidden from that seat (deck or others' hands)"),
+        Piece("deck", (NUM_CARDS,), "(position from the bottom + 1) / 52 for each card in the deck"),
+        Piece("hand_sizes", (n,), "cards in hand / 4"),
+        Piece("deck_size", (1,), "cards in the deck / 52"),
+        Piece("scores", (n,), "current score / 35"),
+        Piece("to_move", (n,), "1 at the seat to decide"),
+        Piece("phase", (2,), "one-hot: choose (take/draw/play/pass), place (after a draw)"),
+        Piece("passes", (1,), "consecutive forced passes / number of players"),
+    ])
+
+
+def observation_layout(n: int) -> Layout:
+    """What one seat sees; seats are relative (0 = the observer, 1 = next to play, ...)."""
+    return Layout([
+        Piece("hand", (NUM_CARDS,), "1 where the card is in the observer's hand"),
+        Piece("piles", (n, NUM_PILES, NUM_CARDS), "1 where the card is in that pile (relative seats)"),
+        Piece("stack_top", (NUM_STACKS, NUM_CARDS), "1 at the top card of each center stack"),
+        Piece("stack_cards", (NUM_STACKS, NUM_CARDS), "(position from the bottom + 1) / 52 for each card in the stack"),
+        Piece("unseen", (NUM_CARDS,), "1 where the card is in the deck or another hand (unknown to the observer)"),
+        Piece("hand_sizes", (n,), "cards in hand / 4 (relative seats)"),
+        Piece("deck_size", (1,), "cards in the deck / 52"),
+        Piece("scores", (n,), "current score / 35 (relative seats)"),
+        Piece("to_move", (n,), "1 at the seat to decide (relative seats)"),
+        Piece("phase", (2,), "one-hot: choose (take/draw/play/pass), place (after a draw)"),
+        Piece("passes", (1,), "consecutive forced passes / number of players"),
+    ])
+
+
+def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
+    """For each seat, the store indices that form its observation, in observation-layout order."""
+    gathers = []
+    for seat in range(n):
+        order = [(seat + k) % n for k in range(n)]  # relative seat k -> absolute seat
+        parts = [
+            store.index("hands")[seat],
+            store.index("piles")[order].ravel(),
+            store.index("stack_top").ravel(),
+            store.index("stack_cards").ravel(),
+            store.index("unseen")[seat],
+            store.index("hand_sizes")[order],
+            store.index("deck_size"),
+            store.index("scores")[order],
+            store.index("to_move")[order],
+            store.index("phase"),
+            store.index("passes"),
+        ]
+        gathers.append(np.concatenate(parts).astype(np.intp))
+    return gathers
+
+
+class ThreePilesGame(Game):
+    name = "three_piles"
+    version = 0
+    snapshot_format = 1
+
+    def __init__(self, num_players: int = 2, reward: str = "win"):
+        if not isinstance(num_players, int) or not 2 <= num_players <= 4:
+            raise ValueError(f"num_players={num_players!r} is not supported; use 2 (default), 3 or 4")
+        self.num_players = num_players
+        self.reward = check_reward_mode(reward)
+        self.num_actions = NUM_ACTIONS
+        self.state_layout = state_layout(num_players)
+        self.observation_layout = observation_layout(num_players)
+        self.max_game_length = 98 * num_players + 50  # proof in the package docstring
+        self.reward_range = (-1.0, 1.0)
+        self._gathers = _observation_gathers(num_players, self.state_layout)
+        s = self.state_layout.slices
+        # Start offsets into the feature store, used by the incremental updates.
+        self._off = {name: sl.start for name, sl in s.items()}
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {"num_players": self.num_players, "reward": self.reward}
+
+    def new_state(self, rng: np.random.Generator) -> "ThreePilesState":
+        deck = shuffled_deck(rng)  # deck[-1] is the top card
+        hands = [[deck.pop() for _ in range(HAND_SIZE)] for _ in range(self.num_players)]
+        stacks = [[deck.pop()] for _ in range(NUM_STACKS)]
+        piles = [[[] for _ in range(NUM_PILES)] for _ in range(self.num_players)]
+        return ThreePilesState(self, hands, piles, stacks, deck, current=0, phase=CHOOSE, passes=0)
+
+    def action_to_string(self, action: int) -> str:
+        return describe_action(action)
+
+    def render(self, state: State, viewer: int | None) -> str:
+        from card_envs.games.three_piles.render import render_text
+
+        return render_text(state, viewer)
+
+    def state_from_json(self, data: dict[str, Any]) -> "ThreePilesState":
+        return _state_from_json(self, data)
+
+
+class ThreePilesState(State):
+    def __init__(self, game: ThreePilesGame, hands, piles, stacks, deck, current, phase, passes, _copy=None):
+        self.game = game
+        self.hands: list[list[int]] = hands
+        self.piles: list[list[list[int]]] = piles  # piles[seat][k], sorted by rank
+        self.stacks: list[list[int]] = stacks  # bottom .. top
+        self.deck: list[int] = deck  # bottom .. top (pop() draws)
+        self.current_player = current
+        self.phase = phase
+        self.passes = passes  # consecutive passes
+        self._legal: list[int] | None = None
+        if _copy is None:
+            self._rebuild_derived()
+        else:
+            self.lo, self.hi, self.features = _copy
+
+    # ----- derived data -------------------------------------------------------------------
+    def _rebuild_derived(self) -> None:
+        """Recompute pile bounds and the feature store from the card lists."""
+        n = self.game.num_players
+        self.lo = [[min((RANK[c] for c in p), default=EMPTY_LO) for p in seat] for seat in self.piles]
+        self.hi = [[max((RANK[c] for c in p), default=EMPTY_HI) for p in seat] for seat in self.piles]
+        f = np.zeros(self.game.state_layout.size, dtype=np.float32)
+        v = self.game.state_layout.views(f)
+        for seat in range(n):
+            v["hands"][seat, self.hands[seat]] = 1
+            for k in range(NUM_PILES):
+                v["piles"][seat, k, self.piles[seat][k]] = 1
+        v["unseen"][:, self.deck] = 1  # the deck is hidden from all; a hand from all but its holder
+        for seat in range(n):
+            others = [q for q in range(n) if q != seat]
+            v["unseen"][np.ix_(others, self.hands[seat])] = 1
+        for s, stack in enumerate(self.stacks):
+            if stack:
+                v["stack_top"][s, stack[-1]] = 1
+            for pos, c in enumerate(stack):
+                v["stack_cards"][s, c] = (pos + 1) / NUM_CARDS
+        for pos, c in enumerate(self.deck):
+            v["deck"][c] = (pos + 1) / NUM_CARDS
+        v["hand_sizes"][:] = [len(h) / 4 for h in self.hands]
+        v["deck_size"][0] = len(self.deck) / NUM_CARDS
+        v["scores"][:] = [s / MAX_SCORE for s in self.scores()]
+        if not self.is_terminal():
+            v["to_move"][self.current_player] = 1
+            v["phase"][self.phase] = 1
+        v["passes"][0] = self.passes / n
+        self.features = f
+
+    # ----- queries ------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.passes >= self.game.num_players
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[self.legal_actions()] = 1
+        return mask
+
+    def _compute_legal(self) -> list[int]:
+        if self.is_terminal():
+            return []
+        p = self.current_player
+        lo, hi = self.lo[p], self.hi[p]
+        if self.phase == PLACE:
+            return self._hand_plays(p, lo, hi)
+        legal = []
+        for s in range(NUM_STACKS):
+            stack = self.stacks[s]
+            if stack:
+                r = RANK[stack[-1]]
+                for k in range(NUM_PILES):
+                    if r < lo[k] or r > hi[k]:
+                        legal.append(TAKE_BASE + s * NUM_PILES + k)
+        if self.deck:
+            legal.append(DRAW)
+        else:
+            legal += self._hand_plays(p, lo, hi)
+            if not legal:
+                legal.append(PASS)
+        return legal
+
+    def _hand_plays(self, p: int, lo: list[int], hi: list[int]) -> list[int]:
+        legal = []
+        for c in sorted(self.hands[p]):
+            r = RANK[c]
+            base = PLAY_BASE + c * NUM_DESTINATIONS
+            for k in range(NUM_PILES):
+                if r < lo[k] or r > hi[k]:
+                    legal.append(base + k)
+            legal += (base + 3, base + 4, base + 5)  # a center stack accepts any card
+        return legal
+
+    def scores(self) -> list[int]:
+        return [_score(seat_piles) for seat_piles in self.piles]
+
+    def returns(self) -> np.ndarray:
+        if not self.is_terminal():
+            return np.zeros(self.game.num_players)
+        return terminal_returns(self.scores(), self.game.reward, MAX_SCORE)
+
+    def observation(self, player: int) -> np.ndarray:
+        return self.features[self.game._gathers[player]]
+
+    def state_tensor(self) -> np.ndarray:
+        return self.features.copy()
+
+    # ----- transitions --------------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        legal = self.legal_actions()
+        if action not in legal:
+            self._raise_illegal(action)
+        p = self.current_player
+        if action == DRAW:
+            card = self.deck.pop()
+            self.hands[p].append(card)
+            self._set_phase(PLACE)
+            self._moved_from_deck(card, to_hand_of=p)
+            self._legal = None
+            return
+        if action == PASS:
+            self.passes += 1
+        elif action < DRAW:  # take a stack top
+            s, k = divmod(action, NUM_PILES)
+            card = self.stacks[s].pop()
+            self._left_stack(s, card)
+            self._add_to_pile(p, k, card)
+            if not self.stacks[s] and self.deck:
+                refill = self.deck.pop()
+                self._moved_from_deck(refill, to_hand_of=None)
+                self._push_stack(s, refill)
+            self.passes = 0
+        else:  # play a hand card
+            card, dest = divmod(action - PLAY_BASE, NUM_DESTINATIONS)
+            self.hands[p].remove(card)
+            self._left_hand(p, card)
+            if dest < NUM_PILES:
+                self._add_to_pile(p, dest, card)
+            else:
+                self._push_stack(dest - NUM_PILES, card)
+            self.passes = 0
+        self._end_turn()
+
+    def _raise_illegal(self, action: Any) -> None:
+        self.game.check_action(action)  # raises for non-integers and out-of-range values
+        desc = describe_action(int(action))
+        shown = ", ".join(f"{a} ({describe_action(a)})" for a in self.legal_actions()[:12])
+        more = "" if len(self.legal_actions()) <= 12 else f", ... {len(self.legal_actions())} in all"
+        raise IllegalActionError(
+            f"action {action} ({desc}) is illegal for seat {self.current_player} in phase "
+            f"{PHASE_NAMES[self.phase]}; legal: {shown or 'none (game over)'}{more}")
+
+    def _end_turn(self) -> None:
+        n = self.game.num_players
+        f, off = self.features, self.game._off
+        f[off["to_move"] + self.current_player] = 0
+        f[off["passes"]] = self.passes / n
+        self.current_player = (self.current_player + 1) % n
+        self._legal = None
+        if self.is_terminal():
+            f[off["phase"] + self.phase] = 0
+            return
+        f[off["to_move"] + self.current_player] = 1
+        self._set_phase(CHOOSE)
+
+    def _set_phase(self, phase: int) -> None:
+        f, off = self.features, self.game._off["phase"]
+        f[off + self.phase] = 0
+        f[off + phase] = 1
+        self.phase = phase
+
+    # Incremental feature updates: each keeps `features` equal to what `_rebuild_derived` builds.
+    def _moved_from_deck(self, card: int, to_hand_of: int | None) -> None:
+        f, off, n = self.features, self.game._off, self.game.num_players
+        f[off["deck"] + card] = 0
+        f[off["deck_size"]] = len(self.deck) / NUM_CARDS
+        if to_hand_of is None:  # turned face up: seen by all
+            for q in range(n):
+                f[off["unseen"] + q * NUM_CARDS + card] = 0
+        else:
+            f[off["hands"] + to_hand_of * NUM_CARDS + card] = 1
+            f[off["unseen"] + to_hand_of * NUM_CARDS + card] = 0
+            f[off["hand_sizes"] + to_hand_of] = len(self.hands[to_hand_of]) / 4
+
+    def _left_hand(self, p: int, card: int) -> None:
+        f, off, n = self.features, self.game._off, self.game.num_players
+        f[off["hands"] + p * NUM_CARDS + card] = 0
+        f[off["hand_sizes"] + p] = len(self.hands[p]) / 4
+        for q in range(n):  # now face up
+            f[off["unseen"] + q * NUM_CARDS + card] = 0
+
+    def _left_stack(self, s: int, card: int) -> None:
+        f, off = self.features, self.game._off
+        f[off["stack_top"] + s * NUM_CARDS + card] = 0
+        f[off["stack_cards"] + s * NUM_CARDS + card] = 0
+        if self.stacks[s]:
+            f[off["stack_top"] + s * NUM_CARDS + self.stacks[s][-1]] = 1
+
+    def _push_stack(self, s: int, card: int) -> None:
+        stack, f, off = self.stacks[s], self.features, self.game._off
+        if stack:
+            f[off["stack_top"] + s * NUM_CARDS + stack[-1]] = 0
+        stack.append(card)
+        f[off["stack_top"] + s * NUM_CARDS + card] = 1
+        f[off["stack_cards"] + s * NUM_CARDS + card] = len(stack) / NUM_CARDS
+
+    def _add_to_pile(self, p: int, k: int, card: int) -> None:
+        pile, r = self.piles[p][k], RANK[card]
+        if not pile:
+            pile.append(card)
+            self.lo[p][k] = self.hi[p][k] = r
+        elif r < self.lo[p][k]:
+            pile.insert(0, card)
+            self.lo[p][k] = r
+        else:  # legal moves guarantee r > hi
+            pile.append(card)
+            self.hi[p][k] = r
+        f, off = self.features, self.game._off
+        f[off["piles"] + (p * NUM_PILES + k) * NUM_CARDS + card] = 1
+        f[off["scores"] + p] = _score(self.piles[p]) / MAX_SCORE
+
+    # ----- copies, snapshots, determinization --------------------------------------------
+    def clone(self) -> "ThreePilesState":
+        derived = ([x[:] for x in self.lo], [x[:] for x in self.hi], self.features.copy())
+        copy = ThreePilesState(
+            self.game, [h[:] for h in self.hands], [[p[:] for p in seat] for seat in self.piles],
+            [s[:] for s in self.stacks], self.deck[:], self.current_player, self.phase, self.passes,
+            _copy=derived)
+        copy._legal = self._legal
+        return copy
+
+    def determinize(self, player: int, rng: np.random.Generator) -> "ThreePilesState":
+        """Resample the deck order and the other hands from the cards `player` cannot see.
+
+        Nothing about another hand is ever revealed in 3 Piles (hand cards come only from the
+        face-down deal and deck), so a uniform reshuffle of the unseen cards is consistent.
+        """
+        others = [q for q in range(self.game.num_players) if q != player]
+        unseen = self.deck + [c for q in others for c in self.hands[q]]
+        shuffled = [unseen[i] for i in rng.permutation(len(unseen))]
+        copy = self.clone()
+        for q in others:
+            size = len(self.hands[q])
+            copy.hands[q], shuffled = shuffled[:size], shuffled[size:]
+        copy.deck = shuffled
+        copy._rebuild_derived()
+        return copy
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game.name,
+            "format": self.game.snapshot_format,
+            "num_players": self.game.num_players,
+            "current_player": self.current_player,
+            "phase": PHASE_NAMES[self.phase],
+            "consecutive_passes": self.passes,
+            "hands": [card_names(h) for h in self.hands],
+            "piles": [[card_names(p) for p in seat] for seat in self.piles],
+            "stacks": [card_names(s) for s in self.stacks],
+            "deck": card_names(reversed(self.deck)),  # top card first
+        }
+
+    def __repr__(self) -> str:
+        return f"ThreePilesState({self.to_json()})"
+
+
+def _score(seat_piles: list[list[int]]) -> int:
+    longest = max(len(p) for p in seat_piles)
+    # Piles are sorted by rank, so an Ace is first and a King is last.
+    ace_kings = sum(1 for p in seat_piles if p and RANK[p[0]] == ACE and RANK[p[-1]] == KING)
+    diamonds = sum(1 for p in seat_piles for c in p if SUIT[c] == DIAMONDS)
+    return longest + 3 * ace_kings + diamonds
+
+
+SNAPSHOT_KEYS = ("game", "format", "num_players", "current_player", "phase", "consecutive_passes",
+                 "hands", "piles", "stacks", "deck")
+
+
+def _state_from_json(game: ThreePilesGame, data: dict[str, Any]) -> ThreePilesState:
+    """Validate a snapshot completely before building a state from it."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a three_piles snapshot must be a dict, got {type(data).__name__}")
+    missing = [k for k in SNAPSHOT_KEYS if k not in data]
+    extra = [k for k in data if k not in SNAPSHOT_KEYS]
+    if missing or extra:
+        raise ValueError(f"bad three_piles snapshot: missing keys {missing}, unknown keys {extra}; "
+                         f"expected exactly {list(SNAPSHOT_KEYS)}")
+    if data["game"] != game.name:
+        raise ValueError(f"snapshot is for game {data['game']!r}, not {game.name!r}")
+    if data["format"] != game.snapshot_format:
+        raise ValueError(f"snapshot format {data['format']!r} is not supported; expected {game.snapshot_format}")
+    n = game.num_players
+    if data["num_players"] != n:
+        raise ValueError(f"snapshot has num_players={data['num_players']!r} but this env has {n}")
+    if data["phase"] not in PHASE_NAMES:
+        raise ValueError(f"phase {data['phase']!r} is not one of {PHASE_NAMES}")
+    current, passes = data["current_player"], data["consecutive_passes"]
+    if not isinstance(current, int) or not 0 <= current < n:
+        raise ValueError(f"current_player={current!r} must be a seat in 0..{n - 1}")
+    if not isinstance(passes, int) or not 0 <= passes <= n:
+        raise ValueError(f"consecutive_passes={passes!r} must be in 0..{n}")
+    hands = _seat_lists(data["hands"], n, "hands", parse_cards)
+    piles = _seat_lists(data["piles"], n, "piles", lambda seat: _seat_lists(seat, NUM_PILES, "piles of a seat", parse_cards))
+    stacks = _seat_lists(data["stacks"], NUM_STACKS, "stacks", parse_cards)
+    deck = parse_cards(data["deck"])
+    every = [c for h in hands for c in h] + [c for s in piles for p in s for c in p] + \
+        [c for s in stacks for c in s] + deck
+    if sorted(every) != list(range(NUM_CARDS)):
+        seen = set()
+        dupes = sorted({c for c in every if c in seen or seen.add(c)})
+        absent = sorted(set(range(NUM_CARDS)) - set(every))
+        raise ValueError(f"snapshot must hold each of the 52 cards exactly once; duplicated {card_names(dupes)}, "
+                         f"missing {card_names(absent)}")
+    for seat, seat_piles in enumerate(piles):
+        for k, pile in enumerate(seat_piles):
+            ranks = [RANK[c] for c in pile]
+            if len(set(ranks)) != len(ranks):
+                raise ValueError(f"pile {k} of seat {seat} repeats a rank: {card_names(pile)}")
+            pile.sort(key=lambda c: RANK[c])
+    if deck and not all(stacks):
+        raise ValueError("a center stack may only be empty once the deck is empty")
+    phase = PHASE_NAMES.index(data["phase"])
+    if phase == PLACE and not hands[current]:
+        raise ValueError("phase 'place' needs a card in the current player's hand")
+    if any(len(h) > HAND_SIZE + 1 for h in hands):
+        raise ValueError(f"a hand holds at most {HAND_SIZE + 1} cards (3, plus one just drawn)")
+    deck.reverse()  # JSON lists the deck top first; internally the top is last
+    return ThreePilesState(game, hands, piles, stacks, deck, current, phase, passes)
+
+
+def _seat_lists(value: Any, count: int, what: str, parse) -> list:
+    if not isinstance(value, list) or len(value) != count:
+        raise ValueError(f"{what} must be a list of {count} entries, got {value!r}")
+    return [parse(v) for v in value]
