@@ -31,6 +31,6 @@ def raw_env(env_id: str, **config: Any):
 
 def make(env_id: str, **config: Any):
     """The AEC env wrapped in PettingZoo's OrderEnforcingWrapper (errors on calls before reset)."""
-    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+    from card_envs.aec import OrderEnforcing
 
-    return OrderEnforcingWrapper(raw_env(env_id, **config))
+    return OrderEnforcing(raw_env(env_id, **config))

@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from card_envs.core.game import Game, IllegalActionError
 
@@ -93,15 +95,19 @@ class CardGameEnv(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
         self._after_move()
-        if self.render_mode == "human":
-            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_seat[agent]
         state = self._state
-        acting = seat == state.current_player and not state.is_terminal()
-        return {"observation": state.observation(seat),
-                "action_mask": state.legal_mask() if acting else self._no_actions.copy()}
+        if seat == state.current_player and not state.is_terminal():
+            return {"observation": state.observation(seat), "action_mask": state.legal_mask()}
+        return {"observation": state.observation(seat), "action_mask": self._no_actions.copy()}
+
+    def last(self, observe: bool = True):
+        # Same as AECEnv.last, minus an assert and repeated attribute lookups: it runs every step.
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def state(self) -> np.ndarray:
         """The full information vector (all hands, deck order): for centralised critics only."""
@@ -113,16 +119,18 @@ class CardGameEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
+        state = self._state
         try:
-            self._state.apply(action)
+            state.apply(action)
         except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise IllegalActionError(f"{agent}: {error}") from None
             self._penalize(agent, error)
             return
-        self._after_move()
-        if self.render_mode == "human":
-            self.render()
+        if self.auto_forced or self.render_mode or state.is_terminal():
+            self._after_move()
+        else:  # the common case, kept short: this runs every decision
+            self.agent_selection = self.possible_agents[state.current_player]
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -166,6 +174,8 @@ class CardGameEnv(AECEnv):
                 self.terminations[agent] = True
             self.infos = {agent: {"scores": state.scores()} for agent in self.agents}
             self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _penalize(self, agent: str, error: Exception) -> None:
         for other in self.agents:
@@ -174,3 +184,69 @@ class CardGameEnv(AECEnv):
         self.rewards[agent] = self.illegal_reward
         self.infos[agent] = {"illegal_action": str(error)}
         self._accumulate_rewards()
+
+
+def _forward(name: str) -> property:
+    def get(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+    return property(get)
+
+
+class OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper with the per-step attributes forwarded as properties.
+
+    The base class reaches them through ``__getattr__``, which Python only calls after a failed
+    lookup; at ~8 such reads per decision that cost more than the rules engine's own step.
+    """
+
+    agent_selection = _forward("agent_selection")
+    agents = _forward("agents")
+    rewards = _forward("rewards")
+    terminations = _forward("terminations")
+    truncations = _forward("truncations")
+    infos = _forward("infos")
+    _cumulative_rewards = _forward("_cumulative_rewards")
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        # Once reset, last() and observe() have nothing left to enforce: call the env directly.
+        self.last, self.observe = self.env.last, self.env.observe
+
+    def last(self, observe: bool = True):
+        EnvLogger.error_observe_before_reset()  # replaced by the env's own last() at reset
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterator":
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterator(self, max_iter)
+
+
+class _AgentIterator:
+    """PettingZoo's order-enforcing agent iterator, reading the unwrapped env directly."""
+
+    def __init__(self, wrapper: OrderEnforcing, max_iter: int):
+        self.wrapper, self.env, self.left = wrapper, wrapper.env, max_iter
+
+    def __iter__(self) -> "_AgentIterator":
+        return self
+
+    def __next__(self) -> str:
+        if not self.env.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        if not self.wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        self.wrapper._has_updated = False
+        return self.env.agent_selection

@@ -1,0 +1,41 @@
+"""The one interface every agent implements: observation + action mask in, action out."""
+
+from __future__ import annotations
+
+import abc
+
+import numpy as np
+
+
+class Policy(abc.ABC):
+    """A seat's decision rule. It sees only what `observe()` gives that seat."""
+
+    name: str = "policy"
+
+    @abc.abstractmethod
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """One legal action (``action_mask[a] == 1``)."""
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Actions for a batch (rows); override where a vectorised version is faster."""
+        return np.array([self.act(o, m, rng) for o, m in zip(observations, action_masks)], dtype=np.int64)
+
+
+class RandomPolicy(Policy):
+    """Uniformly random legal action."""
+
+    name = "random"
+
+    def act(self, observation, action_mask, rng) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("action_mask has no legal action")
+        return int(legal[rng.integers(legal.size)])
+
+    def act_batch(self, observations, action_masks, rng) -> np.ndarray:
+        # The argmax of iid uniform noise over the legal entries is a uniform legal choice.
+        noise = rng.random(action_masks.shape)
+        noise[action_masks == 0] = -1.0
+        if (action_masks.sum(axis=-1) == 0).any():
+            raise ValueError("an action_mask row has no legal action")
+        return noise.argmax(axis=-1)

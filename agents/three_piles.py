@@ -1,0 +1,101 @@
+"""Scripted 3 Piles agent.
+
+Strategy (one-step evaluation, from the observation only):
+
+- Every way of putting a card on one of its own piles is valued as: immediate score gain (longest
+  pile, Ace+King pile, Diamond) + 0.5 for an Ace or King that a pile still lacks (it keeps the
+  +3 in reach) + 0.3 for progress - 0.4 per rank the move makes unreachable for that pile (a 9 on
+  a pile topped by 6 wastes 7 and 8).
+- Choose phase: take the best stack top if its value reaches ``draw_threshold``; otherwise draw
+  (a draw always allows a placement, and does not show the opponent a new stack top).
+- Place phase (after a draw) and the deck-empty phase: play the best card onto a pile if its
+  value is at least ``discard_threshold``; otherwise discard the hand card worth least to itself
+  onto a stack, preferring the card that helps the next player least and covering the stack top
+  that would help the next player most.
+- Pass only when it is the only legal action.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.policy import Policy
+from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT
+from card_envs.games.three_piles.rules import DRAW, NUM_DESTINATIONS, NUM_PILES, PASS, PLAY_BASE, ThreePilesGame
+
+
+def _bounds(pile_row: np.ndarray) -> tuple[int, int, list[int]]:
+    ranks = sorted(RANK[c] for c in np.flatnonzero(pile_row))
+    return (ranks[0], ranks[-1], ranks) if ranks else (14, 0, ranks)
+
+
+def _pile_value(card: int, pile_row: np.ndarray, longest: int) -> float:
+    """Value of adding `card` to a pile (one row of the observation's `piles`); -inf if it can't."""
+    lo, hi, ranks = _bounds(pile_row)
+    r = RANK[card]
+    if ranks and lo <= r <= hi:
+        return -np.inf
+    gain = float(SUIT[card] == DIAMONDS)
+    gain += max(0, len(ranks) + 1 - longest)
+    if r in (ACE, KING):
+        has_ace_after = r == ACE or lo == ACE
+        has_king_after = r == KING or hi == KING
+        gain += 3.0 if (has_ace_after and has_king_after) else 0.5
+    wasted = 0 if not ranks else (lo - r - 1 if r < lo else r - hi - 1)
+    return gain + 0.3 - 0.4 * wasted
+
+
+class ThreePilesHeuristic(Policy):
+    name = "heuristic"
+
+    def __init__(self, game: ThreePilesGame, draw_threshold: float = 0.8, discard_threshold: float = 0.0):
+        self.layout = game.observation_layout
+        self.draw_threshold = draw_threshold
+        self.discard_threshold = discard_threshold
+
+    def act(self, observation, action_mask, rng) -> int:
+        view = self.layout.views(observation)
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 1 or PASS in legal:
+            return int(legal[0])
+        mine, theirs = view["piles"][0], view["piles"][1]
+        longest = int(mine.sum(axis=1).max())
+        tops = [int(np.flatnonzero(row)[0]) if row.any() else -1 for row in view["stack_top"]]
+
+        best_action, best_value = None, -np.inf
+        for a in legal[legal < DRAW]:  # takes
+            stack, pile = divmod(int(a), NUM_PILES)
+            value = _pile_value(tops[stack], mine[pile], longest)
+            if value > best_value:
+                best_action, best_value = int(a), value
+        plays = legal[(legal >= PLAY_BASE) & (legal < PASS)]
+        for a in plays:
+            card, dest = divmod(int(a) - PLAY_BASE, NUM_DESTINATIONS)
+            if dest < NUM_PILES:
+                value = _pile_value(card, mine[dest], longest)
+                if value > best_value:
+                    best_action, best_value = int(a), value
+        if DRAW in legal and best_value < self.draw_threshold:
+            return DRAW
+        if best_action is not None and (best_value >= self.discard_threshold or plays.size == 0):
+            return best_action
+        return self._discard(plays, mine, theirs, tops, longest)
+
+    def _discard(self, plays, mine, theirs, tops, longest) -> int:
+        """Put on a stack the card least useful to us and to the next player."""
+        def their_value(card: int) -> float:
+            their_longest = int(theirs.sum(axis=1).max())
+            return max(_pile_value(card, row, their_longest) for row in theirs)
+
+        best, best_score = None, -np.inf
+        for a in plays:
+            card, dest = divmod(int(a) - PLAY_BASE, NUM_DESTINATIONS)
+            if dest < NUM_PILES:
+                continue
+            top = tops[dest - NUM_PILES]
+            keep = max(_pile_value(card, row, longest) for row in mine)
+            covered = their_value(top) if top >= 0 else 0.0
+            score = -max(keep, -2.0) - their_value(card) + 0.5 * max(covered, -2.0)
+            if score > best_score:
+                best, best_score = int(a), score
+        return best
