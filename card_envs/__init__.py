@@ -15,7 +15,9 @@ from card_envs.core.registry import EnvSpec, list_envs, make_game, register, spe
 __all__ = ["EnvSpec", "list_envs", "make", "make_game", "raw_env", "register", "spec"]
 __version__ = "0.1.0"
 
-register(EnvSpec("three_piles_v0", "card_envs.games.three_piles:ThreePilesGame", gym_id="card_envs/ThreePiles-v0"))
+register(EnvSpec(
+    "three_piles_v0", "card_envs.games.three_piles:ThreePilesGame", gym_id="card_envs/ThreePiles-v0",
+    test_configs=({}, {"num_players": 3}, {"num_players": 4}, {"reward": "score"})))
 
 
 def raw_env(env_id: str, **config: Any):

@@ -57,14 +57,14 @@ class Game(abc.ABC):
         return self.observation_layout.size
 
     def check_action(self, action: Any) -> int:
-        """The action as an int, or a ValueError naming the accepted range."""
-        try:
-            as_int = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"action {action!r} is not an integer in 0..{self.num_actions - 1}") from None
-        if as_int != action or not 0 <= as_int < self.num_actions:
+        """The action as a Python int, or an IllegalActionError naming the accepted range.
+
+        Only integers are actions: a float or a bool that happens to equal a legal index is
+        refused rather than guessed at."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < self.num_actions:
             raise IllegalActionError(f"action {action!r} is not an integer in 0..{self.num_actions - 1}")
-        return as_int
+        return int(action)
 
 
 class State(abc.ABC):

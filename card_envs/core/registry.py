@@ -16,6 +16,8 @@ class EnvSpec:
     entry_point: str  # "card_envs.games.three_piles:ThreePilesGame"
     kwargs: dict[str, Any] = field(default_factory=dict)
     gym_id: str = ""  # "card_envs/ThreePiles-v0" for the single-agent gymnasium env
+    # Configurations the shared test suite runs (api, seed, mask, hidden information, snapshots).
+    test_configs: tuple[dict[str, Any], ...] = ({},)
 
 
 _REGISTRY: dict[str, EnvSpec] = {}

@@ -279,6 +279,8 @@ class ThreePilesState(State):
 
     # ----- transitions --------------------------------------------------------------------
     def apply(self, action: int) -> None:
+        if type(action) is not int:  # numpy ints are welcome; floats and bools are refused
+            action = self.game.check_action(action)
         legal = self.legal_actions()
         if action not in legal:
             self._raise_illegal(action)
@@ -494,8 +496,13 @@ def _state_from_json(game: ThreePilesGame, data: dict[str, Any]) -> ThreePilesSt
     phase = PHASE_NAMES.index(data["phase"])
     if phase == PLACE and not hands[current]:
         raise ValueError("phase 'place' needs a card in the current player's hand")
-    if any(len(h) > HAND_SIZE + 1 for h in hands):
-        raise ValueError(f"a hand holds at most {HAND_SIZE + 1} cards (3, plus one just drawn)")
+    for seat, hand in enumerate(hands):
+        limit = HAND_SIZE + 1 if (seat == current and phase == PLACE) else HAND_SIZE
+        if len(hand) > limit:
+            raise ValueError(f"hand of seat {seat} holds {len(hand)} cards; at most {limit} here "
+                             "(3, plus the card just drawn by the current player in phase 'place')")
+    if deck and passes:
+        raise ValueError("consecutive_passes must be 0 while the deck has cards (passing needs an empty deck)")
     deck.reverse()  # JSON lists the deck top first; internally the top is last
     return ThreePilesState(game, hands, piles, stacks, deck, current, phase, passes)
 

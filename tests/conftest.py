@@ -1,0 +1,31 @@
+"""Shared fixtures: every registered env and its test configurations, and random-play walks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import card_envs
+
+ENV_CASES = [(env_id, config) for env_id in card_envs.list_envs() for config in card_envs.spec(env_id).test_configs]
+
+
+def case_id(case) -> str:
+    env_id, config = case
+    return env_id + "".join(f"-{k}={v}" for k, v in config.items())
+
+
+@pytest.fixture(params=ENV_CASES, ids=[case_id(c) for c in ENV_CASES])
+def env_case(request):
+    return request.param
+
+
+def random_walk(game, seed: int):
+    """Yield every state of one uniformly random game on the raw engine (terminal state last)."""
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
+    yield state
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))])
+        yield state
