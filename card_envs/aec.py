@@ -55,6 +55,7 @@ class CardGameEnv(AECEnv):
         self.render_mode, self.render_seat = render_mode, render_seat
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.auto_forced = bool(auto_forced)
+        self._every_move_hook = self.auto_forced or render_mode == "human"  # else step() takes a short cut
         self.metadata = {**self.metadata, "name": env_id}
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_seat = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -94,6 +95,7 @@ class CardGameEnv(AECEnv):
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
+        self._game_over = False
         self._after_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -115,10 +117,10 @@ class CardGameEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._game_over:  # every agent is terminated together: at the end, or by a penalty
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
+        # Rewards are terminal, so a live agent's cumulative reward is already 0: nothing to clear.
         state = self._state
         try:
             state.apply(action)
@@ -127,7 +129,7 @@ class CardGameEnv(AECEnv):
                 raise IllegalActionError(f"{agent}: {error}") from None
             self._penalize(agent, error)
             return
-        if self.auto_forced or self.render_mode or state.is_terminal():
+        if self._every_move_hook or state.is_terminal():
             self._after_move()
         else:  # the common case, kept short: this runs every decision
             self.agent_selection = self.possible_agents[state.current_player]
@@ -174,6 +176,7 @@ class CardGameEnv(AECEnv):
                 self.terminations[agent] = True
             self.infos = {agent: {"scores": state.scores()} for agent in self.agents}
             self._accumulate_rewards()
+            self._game_over = True
         if self.render_mode == "human":
             self.render()
 
@@ -184,6 +187,7 @@ class CardGameEnv(AECEnv):
         self.rewards[agent] = self.illegal_reward
         self.infos[agent] = {"illegal_action": str(error)}
         self._accumulate_rewards()
+        self._game_over = True
 
 
 def _forward(name: str) -> property:
