@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
 import card_envs
 from agents.policy import Policy
@@ -32,12 +33,12 @@ def play_game(env, policies: Sequence[Policy], seed: int,
 
 
 def seat_rotated_results(env_id: str, policies: Sequence[Policy], num_games: int, seed: int = 0,
-                         **config) -> np.ndarray:
+                         progress: bool = False, **config) -> np.ndarray:
     """Rewards of ``policies[k]`` (columns) over ``num_games`` games, seats rotated each game."""
     env = card_envs.make(env_id, **config)
     n = len(policies)
     results = np.zeros((num_games, n))
-    for g in range(num_games):
+    for g in tqdm(range(num_games), desc="games", disable=not progress):
         shift = g % n  # policy k sits at seat (k + shift) % n
         seated = [policies[(seat - shift) % n] for seat in range(n)]
         rewards, _ = play_game(env, seated, seed + g // n)  # each deal is played in every seating

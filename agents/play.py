@@ -9,9 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-import numpy as np
-from tqdm import tqdm
-
 import card_envs
 from agents import make_policy, policy_names
 from agents.match import play_game, seat_rotated_results
@@ -41,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit(f"error: {error} (choices: {policy_names(game)})")
     config = game.config
     if args.games > 1:
-        results = _rotated_with_progress(args, policies, config)
+        results = seat_rotated_results(args.env_id, policies, args.games, args.seed, progress=True, **config)
         for k, name in enumerate(args.players):
             col = results[:, k]
             print(f"{name:>10} (policy {k}): win {(col > 0).mean():.3f}  draw {(col == 0).mean():.3f}  "
@@ -58,14 +55,6 @@ def main(argv: list[str] | None = None) -> int:
     for seat, agent in enumerate(env.possible_agents):
         print(f"{agent} ({args.players[seat]}): score {scores[seat]}, reward {rewards[agent]:+.2f}")
     return 0
-
-
-def _rotated_with_progress(args, policies, config) -> np.ndarray:
-    chunks = []
-    for start in tqdm(range(0, args.games, 50), desc="games", unit_scale=50):
-        count = min(50, args.games - start)
-        chunks.append(seat_rotated_results(args.env_id, policies, count, args.seed + start, **config))
-    return np.concatenate(chunks)
 
 
 if __name__ == "__main__":
