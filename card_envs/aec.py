@@ -70,6 +70,7 @@ class CardGameEnv(AECEnv):
         self._no_actions = np.zeros(game.num_actions, dtype=np.int8)
         self._rng = np.random.default_rng()
         self._state = None
+        self.calls = 0  # reset() and step() calls: the agent iterator checks that it moves
 
     # ----- PettingZoo API ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -96,6 +97,7 @@ class CardGameEnv(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
         self._game_over = False
+        self.calls += 1
         self._after_move()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -116,8 +118,12 @@ class CardGameEnv(AECEnv):
         return self._state.state_tensor()
 
     def step(self, action: Any) -> None:
+        self.calls += 1
         agent = self.agent_selection
         if self._game_over:  # every agent is terminated together: at the end, or by a penalty
+            if not self.agents:
+                EnvLogger.warn_step_after_terminated_truncated()
+                return
             self._was_dead_step(action)
             return
         # Rewards are terminal, so a live agent's cumulative reward is already 0: nothing to clear.
@@ -215,42 +221,37 @@ class OrderEnforcing(OrderEnforcingWrapper):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
-        # Once reset, last() and observe() have nothing left to enforce: call the env directly.
-        self.last, self.observe = self.env.last, self.env.observe
+        # Once reset, nothing is left to enforce in these three but the "did you step?" check of
+        # agent_iter, which reads the env's step counter: call the env directly.
+        self.last, self.observe, self.step = self.env.last, self.env.observe, self.env.step
 
     def last(self, observe: bool = True):
         EnvLogger.error_observe_before_reset()  # replaced by the env's own last() at reset
 
     def step(self, action: Any) -> None:
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-        else:
-            self._has_updated = True
-            self.env.step(action)
+        EnvLogger.error_step_before_reset()  # replaced by the env's own step() at reset
 
     def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterator":
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
-        return _AgentIterator(self, max_iter)
+        return _AgentIterator(self.env, max_iter)
 
 
 class _AgentIterator:
-    """PettingZoo's order-enforcing agent iterator, reading the unwrapped env directly."""
+    """PettingZoo's order-enforcing agent iterator: each agent it yields must be stepped."""
 
-    def __init__(self, wrapper: OrderEnforcing, max_iter: int):
-        self.wrapper, self.env, self.left = wrapper, wrapper.env, max_iter
+    def __init__(self, env: CardGameEnv, max_iter: int):
+        self.env, self.left, self.seen_calls = env, max_iter, None
 
     def __iter__(self) -> "_AgentIterator":
         return self
 
     def __next__(self) -> str:
-        if not self.env.agents or self.left <= 0:
+        env = self.env
+        if not env.agents or self.left <= 0:
             raise StopIteration
-        self.left -= 1
-        if not self.wrapper._has_updated:
+        if env.calls == self.seen_calls:
             raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
-        self.wrapper._has_updated = False
-        return self.env.agent_selection
+        self.left -= 1
+        self.seen_calls = env.calls
+        return env.agent_selection

@@ -300,3 +300,15 @@ def test_every_action_has_a_distinct_name(env_case):
     assert all(names) and len(set(names)) == len(names)
     with pytest.raises(ValueError):
         game.action_to_string(game.num_actions)
+
+
+def test_agent_iter_insists_on_a_step_per_agent(env_case):
+    env_id, config = env_case
+    env = card_envs.make(env_id, **config)
+    env.reset(seed=0)
+    agents = iter(env.agent_iter())
+    next(agents)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(agents)
+    env.reset(seed=1)  # a reset also counts
+    next(agents)
