@@ -103,7 +103,7 @@ class CardGameEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_seat[agent]
         state = self._state
-        if seat == state.current_player and not state.is_terminal():
+        if seat == state.current_player:  # a terminal state has no legal action: an all-zero mask
             return {"observation": state.observation(seat), "action_mask": state.legal_mask()}
         return {"observation": state.observation(seat), "action_mask": self._no_actions.copy()}
 
