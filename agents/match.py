@@ -18,6 +18,7 @@ def play_game(env, policies: Sequence[Policy], seed: int,
     env.reset(seed=seed)
     totals = {agent: 0.0 for agent in env.possible_agents}
     scores: list[int] = []
+    seat_of = env.unwrapped.agent_seat
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
         totals[agent] += reward
@@ -25,7 +26,7 @@ def play_game(env, policies: Sequence[Policy], seed: int,
             scores = info.get("scores", scores)
             env.step(None)
             continue
-        action = policies[int(agent.split("_")[1])].act(obs["observation"], obs["action_mask"], rng)
+        action = policies[seat_of[agent]].act(obs["observation"], obs["action_mask"], rng)
         if on_step is not None:
             on_step(agent, action)
         env.step(action)

@@ -10,7 +10,7 @@ import argparse
 import sys
 
 import card_envs
-from agents import make_policy, policy_names
+from agents import make_policy
 from agents.match import play_game, seat_rotated_results
 
 
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         policies = [make_policy(name, game) for name in args.players]
     except ValueError as error:
-        sys.exit(f"error: {error} (choices: {policy_names(game)})")
+        sys.exit(f"error: {error}")
     config = game.config
     if args.games > 1:
         results = seat_rotated_results(args.env_id, policies, args.games, args.seed, progress=True, **config)
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def show(agent: str, action: int) -> None:
         print(env.render())
-        print(f">>> {agent} ({args.players[int(agent.split('_')[1])]}): {game.action_to_string(action)}\n")
+        print(f">>> {agent} ({args.players[env.unwrapped.agent_seat[agent]]}): {game.action_to_string(action)}\n")
 
     rewards, scores = play_game(env, policies, args.seed, on_step=show)
     print(env.render())

@@ -21,12 +21,13 @@ import numpy as np
 
 from agents.policy import Policy
 from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT
-from card_envs.games.three_piles.rules import DRAW, NUM_DESTINATIONS, NUM_PILES, PASS, PLAY_BASE, ThreePilesGame
+from card_envs.games.three_piles.rules import (
+    DRAW, EMPTY_HI, EMPTY_LO, NUM_DESTINATIONS, NUM_PILES, PASS, PLAY_BASE, ThreePilesGame)
 
 
 def _bounds(pile_row: np.ndarray) -> tuple[int, int, list[int]]:
     ranks = sorted(RANK[c] for c in np.flatnonzero(pile_row))
-    return (ranks[0], ranks[-1], ranks) if ranks else (14, 0, ranks)
+    return (ranks[0], ranks[-1], ranks) if ranks else (EMPTY_LO, EMPTY_HI, ranks)
 
 
 def _pile_value(card: int, pile_row: np.ndarray, longest: int) -> float:
@@ -83,8 +84,9 @@ class ThreePilesHeuristic(Policy):
 
     def _discard(self, plays, mine, theirs, tops, longest) -> int:
         """Put on a stack the card least useful to us and to the next player."""
+        their_longest = int(theirs.sum(axis=1).max())
+
         def their_value(card: int) -> float:
-            their_longest = int(theirs.sum(axis=1).max())
             return max(_pile_value(card, row, their_longest) for row in theirs)
 
         best, best_score = None, -np.inf

@@ -32,7 +32,8 @@ def raw_env(env_id: str, **config: Any):
 
 
 def make(env_id: str, **config: Any):
-    """The AEC env wrapped in PettingZoo's OrderEnforcingWrapper (errors on calls before reset)."""
+    """The AEC env wrapped in `card_envs.aec.OrderEnforcing`, a lighter subclass of PettingZoo's
+    OrderEnforcingWrapper (errors on calls before reset, and on agent_iter loops that skip step)."""
     from card_envs.aec import OrderEnforcing
 
     return OrderEnforcing(raw_env(env_id, **config))
