@@ -110,7 +110,14 @@ class CardGameEnv(AECEnv):
     def last(self, observe: bool = True):
         # Same as AECEnv.last, minus an assert and repeated attribute lookups: it runs every step.
         agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+        observation = None
+        if observe:
+            state, seat = self._state, self.agent_seat[agent]
+            if seat == state.current_player:  # always, but at the end: inlined observe()
+                observation = {"observation": state.observation(seat), "action_mask": state.legal_mask()}
+            else:
+                observation = self.observe(agent)
+        return (observation, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def state(self) -> np.ndarray:
@@ -119,7 +126,6 @@ class CardGameEnv(AECEnv):
 
     def step(self, action: Any) -> None:
         self.calls += 1
-        agent = self.agent_selection
         if self._game_over:  # every agent is terminated together: at the end, or by a penalty
             if not self.agents:
                 EnvLogger.warn_step_after_terminated_truncated()
@@ -131,6 +137,7 @@ class CardGameEnv(AECEnv):
         try:
             state.apply(action)
         except IllegalActionError as error:
+            agent = self.agent_selection
             if self.illegal_action == "raise":
                 raise IllegalActionError(f"{agent}: {error}") from None
             self._penalize(agent, error)
@@ -231,27 +238,21 @@ class OrderEnforcing(OrderEnforcingWrapper):
     def step(self, action: Any) -> None:
         EnvLogger.error_step_before_reset()  # replaced by the env's own step() at reset
 
-    def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterator":
+    def agent_iter(self, max_iter: int = 2**63):
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
-        return _AgentIterator(self.env, max_iter)
+        return _agent_iter(self.env, max_iter)
 
 
-class _AgentIterator:
-    """PettingZoo's order-enforcing agent iterator: each agent it yields must be stepped."""
+def _agent_iter(env: CardGameEnv, max_iter: int):
+    """PettingZoo's order-enforcing agent iterator: each agent it yields must be stepped.
 
-    def __init__(self, env: CardGameEnv, max_iter: int):
-        self.env, self.left, self.seen_calls = env, max_iter, None
-
-    def __iter__(self) -> "_AgentIterator":
-        return self
-
-    def __next__(self) -> str:
-        env = self.env
-        if not env.agents or self.left <= 0:
-            raise StopIteration
-        if env.calls == self.seen_calls:
+    A generator rather than the base class's iterator object: resuming one is cheaper than a
+    Python-level ``__next__`` call, and this runs every decision."""
+    seen_calls = None
+    while env.agents and max_iter > 0:
+        if env.calls == seen_calls:
             raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
-        self.left -= 1
-        self.seen_calls = env.calls
-        return env.agent_selection
+        max_iter -= 1
+        seen_calls = env.calls
+        yield env.agent_selection

@@ -310,5 +310,7 @@ def test_agent_iter_insists_on_a_step_per_agent(env_case):
     next(agents)
     with pytest.raises(AssertionError, match="need to call step"):
         next(agents)
+    agents = iter(env.agent_iter())
+    next(agents)
     env.reset(seed=1)  # a reset also counts
     next(agents)
