@@ -18,6 +18,8 @@ __version__ = "0.1.0"
 register(EnvSpec(
     "three_piles_v0", "card_envs.games.three_piles:ThreePilesGame", gym_id="card_envs/ThreePiles-v0",
     test_configs=({}, {"num_players": 3}, {"num_players": 4}, {"reward": "score"})))
+register(EnvSpec("piles_v0", "card_envs.games.piles:PilesGame", gym_id="card_envs/Piles-v0",
+                 test_configs=({}, {"num_players": 2}, {"reward": "score"})))
 
 
 def raw_env(env_id: str, **config: Any):
@@ -37,3 +39,4 @@ def make(env_id: str, **config: Any):
     from card_envs.aec import OrderEnforcing
 
     return OrderEnforcing(raw_env(env_id, **config))
+

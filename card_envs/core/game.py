@@ -52,6 +52,10 @@ class Game(abc.ABC):
         """The constructor arguments of this configuration."""
         return {}
 
+    def team_of(self, seat: int) -> int:
+        """The team a seat plays for (teammates share rewards); by default every seat alone."""
+        return seat
+
     @property
     def observation_size(self) -> int:
         return self.observation_layout.size
