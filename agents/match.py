@@ -46,3 +46,69 @@ def seat_rotated_results(env_id: str, policies: Sequence[Policy], num_games: int
         for k in range(n):
             results[g, k] = rewards[f"player_{(k + shift) % n}"]
     return results
+
+
+def rotated_match(game, policies: Sequence[Policy], num_deals: int, seed: int = 0,
+                  parallel: int = 256, progress: bool = False) -> np.ndarray:
+    """Rewards of ``policies[k]`` (columns) over ``num_deals`` deals, each played in every seating.
+
+    The batched counterpart of `seat_rotated_results`: up to ``parallel`` games are stepped
+    together (`card_envs.vector.VectorGames`) and each policy acts for all its seats in one
+    ``act_batch`` call. Row ``d * n + r`` is deal ``d`` played with policy k in seat
+    ``(k + r) % n``. Deal d is dealt from ``seed + d``: the same seeds give the same results.
+    """
+    from card_envs.vector import VectorGames
+
+    n = game.num_players
+    if len(policies) != n:
+        raise ValueError(f"{game.name} with this config seats {n} players, got {len(policies)} policies")
+    jobs = [(deal, shift) for deal in range(num_deals) for shift in range(n)]
+    parallel = max(1, min(parallel, len(jobs)))
+    queue = iter(range(len(jobs)))
+    current = np.full(parallel, -1)  # the job each slot is playing (-1: idle, its game is discarded)
+    shifts = np.zeros(parallel, dtype=np.int64)
+
+    def next_deal(slot: int) -> int:
+        current[slot] = job = next(queue, -1)
+        shifts[slot] = jobs[job][1] if job >= 0 else 0
+        return seed + jobs[job][0] if job >= 0 else seed - 1
+
+    games = VectorGames(game, parallel, deal_seed=next_deal)
+    rng = np.random.default_rng(seed)
+    results = np.zeros((len(jobs), n))
+    finished = 0
+    with tqdm(total=len(jobs), desc="games", disable=not progress) as bar:
+        while finished < len(jobs):
+            observations, masks, seats = games.observe()
+            owner = np.where(current >= 0, (seats - shifts) % n, -1)
+            actions = masks.argmax(axis=1)  # idle slots: any legal action, their games don't count
+            for k, policy in enumerate(policies):
+                rows = np.flatnonzero(owner == k)
+                if rows.size:
+                    actions[rows] = policy.act_batch(observations[rows], masks[rows].astype(np.int8), rng)
+            playing = current.copy()
+            done, returns, _ = games.step(actions)
+            for slot in np.flatnonzero(done & (playing >= 0)):
+                shift = jobs[playing[slot]][1]
+                results[playing[slot]] = np.roll(returns[slot], -shift)  # column k: seat (k + shift) % n
+                finished += 1
+                bar.update()
+    return results
+
+
+def win_draw_loss(rewards: np.ndarray) -> tuple[int, int, int]:
+    """Counts of positive, zero and negative rewards (one policy's column of a match)."""
+    return int((rewards > 0).sum()), int((rewards == 0).sum()), int((rewards < 0).sum())
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default).
+
+    Better than the normal approximation near 0 and 1, where win rates against weak baselines
+    live; (0, 1) when there are no trials."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return float(max(0.0, centre - half)), float(min(1.0, centre + half))

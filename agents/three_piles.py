@@ -25,24 +25,29 @@ from card_envs.games.three_piles.rules import (
     DRAW, EMPTY_HI, EMPTY_LO, NUM_DESTINATIONS, NUM_PILES, PASS, PLAY_BASE, ThreePilesGame)
 
 
-def _bounds(pile_row: np.ndarray) -> tuple[int, int, list[int]]:
-    ranks = sorted(RANK[c] for c in np.flatnonzero(pile_row))
-    return (ranks[0], ranks[-1], ranks) if ranks else (EMPTY_LO, EMPTY_HI, ranks)
+def _bounds(piles: np.ndarray) -> list[list[tuple[int, int, int]]]:
+    """(lowest rank, highest rank, cards) of every pile of the observation's `piles` [seat, pile, card]."""
+    sizes = piles.sum(axis=-1).astype(int)
+    has_rank = piles.reshape(piles.shape[:-1] + (4, 13)).any(axis=-2)  # [seat, pile, rank - 1]
+    lows = has_rank.argmax(axis=-1) + 1
+    highs = 13 - has_rank[..., ::-1].argmax(axis=-1)
+    return [[(int(lo), int(hi), int(n)) if n else (EMPTY_LO, EMPTY_HI, 0)
+             for lo, hi, n in zip(*seat)] for seat in zip(lows, highs, sizes)]
 
 
-def _pile_value(card: int, pile_row: np.ndarray, longest: int) -> float:
-    """Value of adding `card` to a pile (one row of the observation's `piles`); -inf if it can't."""
-    lo, hi, ranks = _bounds(pile_row)
+def _pile_value(card: int, bounds: tuple[int, int, int], longest: int) -> float:
+    """Value of adding `card` to a pile with these `_bounds`; -inf if it can't go there."""
+    lo, hi, size = bounds
     r = RANK[card]
-    if ranks and lo <= r <= hi:
+    if size and lo <= r <= hi:
         return -np.inf
     gain = float(SUIT[card] == DIAMONDS)
-    gain += max(0, len(ranks) + 1 - longest)
+    gain += max(0, size + 1 - longest)
     if r in (ACE, KING):
         has_ace_after = r == ACE or lo == ACE
         has_king_after = r == KING or hi == KING
         gain += 3.0 if (has_ace_after and has_king_after) else 0.5
-    wasted = 0 if not ranks else (lo - r - 1 if r < lo else r - hi - 1)
+    wasted = 0 if not size else (lo - r - 1 if r < lo else r - hi - 1)
     return gain + 0.3 - 0.4 * wasted
 
 
@@ -59,9 +64,11 @@ class ThreePilesHeuristic(Policy):
         legal = np.flatnonzero(action_mask)
         if legal.size == 1 or PASS in legal:
             return int(legal[0])
-        mine, theirs = view["piles"][0], view["piles"][1]
-        longest = int(mine.sum(axis=1).max())
-        tops = [int(np.flatnonzero(row)[0]) if row.any() else -1 for row in view["stack_top"]]
+        # Bounds of each pile, computed once: every candidate card is valued against them.
+        mine, theirs = _bounds(view["piles"][:2])
+        longest = max(size for _, _, size in mine)
+        top_rows = view["stack_top"]
+        tops = np.where(top_rows.any(axis=1), top_rows.argmax(axis=1), -1).tolist()
 
         best_action, best_value = None, -np.inf
         for a in legal[legal < DRAW]:  # takes
@@ -84,7 +91,7 @@ class ThreePilesHeuristic(Policy):
 
     def _discard(self, plays, mine, theirs, tops, longest) -> int:
         """Put on a stack the card least useful to us and to the next player."""
-        their_longest = int(theirs.sum(axis=1).max())
+        their_longest = max(size for _, _, size in theirs)
 
         def their_value(card: int) -> float:
             return max(_pile_value(card, row, their_longest) for row in theirs)
