@@ -40,3 +40,12 @@ def make(env_id: str, **config: Any):
 
     return OrderEnforcing(raw_env(env_id, **config))
 
+
+def _register_gymnasium_envs() -> None:
+    """``gymnasium.make(gym_id, opponents=...)`` for every game: see `card_envs.gym`."""
+    from card_envs.gym import register_all
+
+    register_all({env_id: spec(env_id).gym_id for env_id in list_envs() if spec(env_id).gym_id})
+
+
+_register_gymnasium_envs()

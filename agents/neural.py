@@ -1,0 +1,152 @@
+"""Neural policies: the masked actor-critic network, its checkpoints, and `NeuralPolicy`.
+
+A checkpoint is a ``torch.save`` dict of plain types and tensors, so it loads with
+``torch.load(path, weights_only=True)`` (no pickled code):
+
+| key | meaning |
+|---|---|
+| ``format`` | checkpoint format version (`CHECKPOINT_FORMAT`) |
+| ``env_id``, ``game_config`` | the env it was trained on (id includes the env version) |
+| ``observation_size``, ``num_actions`` | sizes the network was built for |
+| ``hidden`` | hidden layer widths |
+| ``model`` | the network's ``state_dict`` |
+| ``optimizer`` | the optimizer's ``state_dict`` (for ``--resume``), may be absent |
+| ``args`` | the training arguments, a dict of JSON-compatible values |
+| ``step`` | env steps (decisions) taken when it was saved |
+| ``update`` | PPO updates done |
+| ``seed`` | the run's seed |
+| ``rng`` | optional numpy bit-generator state of the trainer (for ``--resume``) |
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+import card_envs
+from agents.policy import Policy
+
+CHECKPOINT_FORMAT = 1
+
+
+class ActorCritic(nn.Module):
+    """A shared MLP trunk with a policy head (one logit per action) and a value head.
+
+    Illegal actions get the lowest float logit, so they have probability 0 and are never sampled.
+    """
+
+    def __init__(self, observation_size: int, num_actions: int, hidden: Sequence[int] = (256, 256)):
+        super().__init__()
+        layers: list[nn.Module] = []
+        width = observation_size
+        for h in hidden:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        self.trunk = nn.Sequential(*layers)
+        self.policy_head = nn.Linear(width, num_actions)
+        self.value_head = nn.Linear(width, 1)
+        # Small policy outputs start near uniform over the legal actions (as in CleanRL's PPO).
+        nn.init.orthogonal_(self.policy_head.weight, 0.01)
+        nn.init.zeros_(self.policy_head.bias)
+        nn.init.orthogonal_(self.value_head.weight, 1.0)
+        nn.init.zeros_(self.value_head.bias)
+
+    def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(masked logits [B, A], values [B])."""
+        hidden = self.trunk(observations)
+        logits = self.policy_head(hidden).masked_fill(~masks, torch.finfo(torch.float32).min)
+        return logits, self.value_head(hidden).squeeze(-1)
+
+    def value(self, observations: torch.Tensor) -> torch.Tensor:
+        return self.value_head(self.trunk(observations)).squeeze(-1)
+
+
+def masked_categorical(logits: torch.Tensor) -> torch.distributions.Categorical:
+    return torch.distributions.Categorical(logits=logits)
+
+
+# ----- checkpoints ----------------------------------------------------------------------------
+def save_checkpoint(path: str | Path, checkpoint: dict[str, Any]) -> None:
+    """Write atomically: a temporary file in the same folder, then a rename over the target."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            torch.save({"format": CHECKPOINT_FORMAT, **checkpoint}, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def load_checkpoint(path: str | Path, env_id: str | None = None) -> dict[str, Any]:
+    """Load a checkpoint with ``weights_only=True``; with ``env_id``, refuse one for another env."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no checkpoint at {path}")
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # a truncated file, or not a torch file at all
+        raise ValueError(f"{path} is not a readable card_envs checkpoint: {error}") from None
+    if not isinstance(checkpoint, dict) or checkpoint.get("format") != CHECKPOINT_FORMAT:
+        raise ValueError(f"{path} is not a card_envs checkpoint of format {CHECKPOINT_FORMAT}")
+    if env_id is not None and checkpoint["env_id"] != env_id:
+        raise ValueError(f"{path} was trained on {checkpoint['env_id']!r}, not {env_id!r}; "
+                         f"use a checkpoint for {env_id!r} or train one")
+    if checkpoint["env_id"] not in card_envs.list_envs():
+        raise ValueError(f"{path} was trained on {checkpoint['env_id']!r}, which this version of "
+                         f"card_envs does not provide (available: {card_envs.list_envs()})")
+    return checkpoint
+
+
+def network_from_checkpoint(checkpoint: dict[str, Any]) -> ActorCritic:
+    net = ActorCritic(checkpoint["observation_size"], checkpoint["num_actions"], checkpoint["hidden"])
+    net.load_state_dict(checkpoint["model"])
+    return net.eval()
+
+
+class NeuralPolicy(Policy):
+    """A trained network behind the `Policy` interface.
+
+    Args:
+        network: the actor-critic.
+        greedy: play the most probable legal action (default) instead of sampling.
+    """
+
+    name = "neural"
+
+    def __init__(self, network: ActorCritic, greedy: bool = True):
+        self.network, self.greedy = network.eval(), greedy
+
+    @classmethod
+    def from_checkpoint(cls, path: str | Path, env_id: str | None = None, greedy: bool = True) -> "NeuralPolicy":
+        checkpoint = load_checkpoint(path, env_id)
+        policy = cls(network_from_checkpoint(checkpoint), greedy)
+        policy.name = f"neural:{Path(path).name}"
+        policy.checkpoint_info = {k: checkpoint[k] for k in ("env_id", "game_config", "step", "seed")}
+        return policy
+
+    def act(self, observation, action_mask, rng) -> int:
+        return int(self.act_batch(observation[None], action_mask[None], rng)[0])
+
+    @torch.no_grad()
+    def act_batch(self, observations, action_masks, rng) -> np.ndarray:
+        masks = torch.as_tensor(np.asarray(action_masks) != 0)
+        if not masks.any(dim=-1).all():
+            raise ValueError("an action_mask row has no legal action")
+        logits, _ = self.network(torch.as_tensor(observations, dtype=torch.float32), masks)
+        if self.greedy:
+            return logits.argmax(dim=-1).numpy()
+        # Gumbel-max with the caller's generator: sampling stays reproducible from `rng`.
+        gumbel = -np.log(-np.log(rng.random(logits.shape)))
+        return (logits.double().numpy() + gumbel).argmax(axis=-1)

@@ -1,0 +1,224 @@
+"""Self-play PPO: GAE per seat, masking, checkpoints, resume, and a short run that must learn."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents.match import rotated_match, win_draw_loss
+from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, save_checkpoint
+from agents.policy import RandomPolicy
+import card_envs
+from card_envs.vector import VectorGames
+from train.acting import Collector, Rollout
+from train.configs import DEFAULTS
+from train.ppo import Args, Trainer, main, parse_args, seat_gae, start
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tiny_args(tmp_path, **overrides) -> Args:
+    values = dict(run_name="t", runs_dir=str(tmp_path), total_steps=2048, num_games=16, num_steps=16,
+                  hidden=(32,), eval_every=0, eval_deals=4, checkpoint_every=10**9, progress=False,
+                  opponent_share=0.5, snapshot_every=1, actors=0)
+    return Args(**{**values, **overrides})
+
+
+# ----- GAE along each seat's own trajectory -----------------------------------------------------
+def test_seat_gae_on_a_hand_made_two_seat_game():
+    # One game, seats alternate 0,1,0,1,0; the game ends with step 4: seat 0 wins (+1), seat 1 -1.
+    v = np.array([[0.1], [0.2], [0.3], [-0.4], [0.5]])
+    seats = np.array([[0], [1], [0], [1], [0]])
+    done = np.array([[False], [False], [False], [False], [True]])
+    returns = np.zeros((5, 1, 2))
+    returns[4, 0] = [1.0, -1.0]
+    g, lam = 0.9, 0.5
+    a4 = 1.0 - 0.5                       # seat 0's last decision: its reward, nothing after
+    a3 = -1.0 - (-0.4)                   # seat 1's last decision gets seat 1's terminal reward
+    a2 = (g * 0.5 - 0.3) + g * lam * a4  # seat 0's successor of step 2 is step 4, not step 3
+    a1 = (g * -0.4 - 0.2) + g * lam * a3
+    a0 = (g * 0.3 - 0.1) + g * lam * a2
+    got = seat_gae(v, seats, done, returns, bootstrap=np.array([[9.0, 9.0]]), gamma=g, lam=lam)
+    np.testing.assert_allclose(got[:, 0], [a0, a1, a2, a3, a4])
+
+
+def test_seat_gae_bootstraps_unfinished_games_and_restarts_after_an_end():
+    # Game A: seat 1 acts at step 0, seat 0 at step 1 and it ends (seat 0 +1, seat 1 -1).
+    # Game B starts at step 2: seat 0 acts at 2, seat 1 at 3, unfinished: bootstrap [0.7, -0.2].
+    v = np.array([[0.25], [0.5], [0.1], [0.3]])
+    seats = np.array([[1], [0], [0], [1]])
+    done = np.array([[False], [True], [False], [False]])
+    returns = np.zeros((4, 1, 2))
+    returns[1, 0] = [1.0, -1.0]
+    g, lam = 1.0, 0.8
+    a3 = -0.2 - 0.3
+    a2 = 0.7 - 0.1
+    a1 = 1.0 - 0.5
+    a0 = -1.0 - 0.25  # seat 1's only decision in game A: no bootstrap from game B leaks in
+    got = seat_gae(v, seats, done, returns, bootstrap=np.array([[0.7, -0.2]]), gamma=g, lam=lam)
+    np.testing.assert_allclose(got[:, 0], [a0, a1, a2, a3])
+
+
+def test_team_rewards_reach_every_seat_of_the_team():
+    # Four seats, one decision each, game ends: seats 0 and 2 (+1) vs 1 and 3 (-1).
+    v = np.zeros((4, 1))
+    seats = np.arange(4)[:, None]
+    done = np.array([[False], [False], [False], [True]])
+    returns = np.zeros((4, 1, 4))
+    returns[3, 0] = [1, -1, 1, -1]
+    got = seat_gae(v, seats, done, returns, np.zeros((1, 4)), 1.0, 0.95)
+    np.testing.assert_allclose(got[:, 0], [1, -1, 1, -1])
+
+
+# ----- masking -----------------------------------------------------------------------------------
+def test_rollouts_never_sample_an_illegal_action(tmp_path):
+    args = tiny_args(tmp_path)
+    game = card_envs.make_game(args.env_id)
+    collector = Collector(game, args, seed=0, pool_states=[])
+    rollout = Rollout.empty(args.num_steps, args.num_games, game)
+    collector.collect(rollout)
+    taken = np.take_along_axis(rollout.masks, rollout.actions[..., None], axis=-1)[..., 0]
+    assert taken.all()
+    assert np.isfinite(rollout.log_probs[rollout.learner]).all()
+    assert rollout.learner.any() and not rollout.learner.all()  # the opponent pool played too
+
+
+@pytest.mark.parametrize("greedy", [True, False])
+def test_neural_policy_only_picks_legal_actions(greedy):
+    rng = np.random.default_rng(0)
+    net = ActorCritic(20, 50, (16,))
+    with torch.no_grad():
+        net.policy_head.bias.fill_(0.0)
+        net.policy_head.bias[7] = 50.0  # a very attractive action that is usually illegal
+    policy = NeuralPolicy(net, greedy=greedy)
+    masks = (rng.random((500, 50)) < 0.1).astype(np.int8)
+    masks[np.arange(500), rng.integers(50, size=500)] = 1
+    actions = policy.act_batch(rng.random((500, 20)).astype(np.float32), masks, rng)
+    assert masks[np.arange(500), actions].all()
+    with pytest.raises(ValueError, match="no legal action"):
+        policy.act_batch(np.zeros((1, 20), np.float32), np.zeros((1, 50), np.int8), rng)
+
+
+# ----- checkpoints -------------------------------------------------------------------------------
+def test_checkpoint_save_load_gives_the_same_actions(tmp_path):
+    trainer = Trainer(tiny_args(tmp_path))
+    path = trainer.save()
+    loaded = NeuralPolicy.from_checkpoint(path, "three_piles_v0")
+    original = NeuralPolicy(trainer.network)
+    observations, masks, _ = VectorGames(trainer.game, 32, seed=0).observe()
+    rng = np.random.default_rng(0)
+    np.testing.assert_array_equal(loaded.act_batch(observations, masks, rng),
+                                  original.act_batch(observations, masks, rng))
+    checkpoint = load_checkpoint(path)
+    assert checkpoint["env_id"] == "three_piles_v0" and checkpoint["step"] == 0
+    assert checkpoint["observation_size"] == trainer.game.observation_size
+    assert checkpoint["args"]["hidden"] == [32]
+
+
+def test_a_checkpoint_for_another_env_or_version_is_refused(tmp_path):
+    path = Trainer(tiny_args(tmp_path)).save()
+    with pytest.raises(ValueError, match="trained on 'three_piles_v0', not 'piles_v0'"):
+        load_checkpoint(path, "piles_v0")
+    checkpoint = torch.load(path, weights_only=True)
+    checkpoint["env_id"] = "three_piles_v7"  # a version this library does not have
+    save_checkpoint(tmp_path / "old.pt", checkpoint)
+    with pytest.raises(ValueError, match="three_piles_v7"):
+        NeuralPolicy.from_checkpoint(tmp_path / "old.pt")
+    (tmp_path / "junk.pt").write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="not a readable card_envs checkpoint"):
+        load_checkpoint(tmp_path / "junk.pt")
+
+
+def test_resume_refuses_a_run_of_another_env(tmp_path, capsys):
+    Trainer(tiny_args(tmp_path)).save()
+    code = main(["piles_v0", "--resume", "--run-name", "t", "--runs-dir", str(tmp_path), "--no-progress"])
+    assert code == 2 and "not 'piles_v0'" in capsys.readouterr().err
+
+
+def test_checkpoints_are_written_atomically(tmp_path, monkeypatch):
+    def broken_save(obj, f):
+        f.write(b"half a file")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(torch, "save", broken_save)
+    with pytest.raises(OSError):
+        save_checkpoint(tmp_path / "c.pt", {"env_id": "three_piles_v0"})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_resume_after_a_killed_run_continues_the_step_count(tmp_path):
+    command = [sys.executable, "-m", "train", "--run-name", "killed", "--runs-dir", str(tmp_path),
+               "--num-games", "16", "--num-steps", "16", "--hidden", "32", "--eval-every", "0",
+               "--eval-deals", "2", "--checkpoint-every", "256", "--no-progress"]
+    process = subprocess.Popen(command + ["--total-steps", "100000000"], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    checkpoints = tmp_path / "killed" / "checkpoints"
+    deadline = time.time() + 60
+    while len(list(checkpoints.glob("step_*.pt"))) < 2 and time.time() < deadline:
+        assert process.poll() is None, process.stderr.read().decode()
+        time.sleep(0.2)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    killed_at = load_checkpoint(checkpoints / "latest.pt")["step"]
+    assert killed_at >= 256
+    target = killed_at + 512
+    done = subprocess.run(command[:3] + ["--resume", "--run-name", "killed", "--runs-dir", str(tmp_path),
+                                        "--total-steps", str(target), "--no-progress"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    final = load_checkpoint(checkpoints / "latest.pt")
+    assert final["step"] == target and final["update"] == target // 256
+    assert final["args"]["hidden"] == [32]  # the saved arguments are kept on resume
+
+
+# ----- arguments ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, message", [
+    (["--num-games", "0"], "--num-games must be at least 1"),
+    (["--opponent-share", "1.5"], "--opponent-share must be in [0, 1]"),
+    (["--env-config", '{"num_players": 9}'], "num_players"),
+    (["--resume"], "--resume needs --run-name"),
+])
+def test_bad_arguments_get_a_clear_error(tmp_path, capsys, argv, message):
+    assert main(argv + ["--runs-dir", str(tmp_path), "--no-progress"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_per_game_defaults_apply_and_the_command_line_wins():
+    args, _ = parse_args([])
+    assert args.env_id == "three_piles_v0" and args.total_steps == DEFAULTS["three_piles_v0"]["total_steps"]
+    args, given = parse_args(["--total-steps", "5", "--hidden", "8", "8"])
+    assert args.total_steps == 5 and args.hidden == (8, 8) and given == {"total_steps", "hidden"}
+
+
+# ----- it learns ---------------------------------------------------------------------------------
+def test_a_short_run_beats_random_clearly(tmp_path):
+    """~25 s: an untrained policy wins about half its games against random; this must win 70%."""
+    args = tiny_args(tmp_path, total_steps=300_000, num_games=64, num_steps=16, hidden=(64,),
+                     learning_rate=2e-3, opponent_share=0.5, opponents=("random",), seed=4)
+    trainer = start(args, set())
+    game = trainer.game
+
+    def win_rate() -> float:
+        rewards = rotated_match(game, [NeuralPolicy(trainer.network), RandomPolicy()], 150, seed=777)[:, 0]
+        return win_draw_loss(rewards)[0] / len(rewards)
+
+    before = win_rate()
+    trainer.train()
+    after = win_rate()
+    assert before < 0.65 and after >= 0.7, (before, after)
+    assert trainer.step >= 300_000 and (Path(tmp_path) / "t" / "checkpoints" / "latest.pt").exists()
+
+
+def test_the_actor_process_trains_too(tmp_path):
+    """The two-process mode (the default) runs, checkpoints and shuts its actor down."""
+    trainer = start(tiny_args(tmp_path, actors=1, total_steps=4096), set())
+    trainer.train()
+    assert trainer.step == 4096 and trainer.actor is None
+    assert load_checkpoint(Path(tmp_path) / "t" / "checkpoints" / "latest.pt")["update"] == 16

@@ -1,0 +1,248 @@
+"""The acting side of training: games, seat assignment, the opponent pool, and rollouts.
+
+`Collector` plays ``num_games`` games with a copy of the learner's network and fills a
+`Rollout`. It runs either in the learner's process (`InlineActor`, ``--actors 0``: simplest,
+rollout k uses the weights after update k) or in a process of its own (`ProcessActor`,
+``--actors 1``: it plays the next rollout while the learner trains on the last one, so both cores
+work; rollout k uses the weights after update k - 1, a one-update lag that PPO's importance
+ratio absorbs). Both are deterministic for a given seed: the actor always waits for exactly the
+weights it needs.
+"""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.multiprocessing as mp
+
+from agents import make_policy
+from agents.neural import ActorCritic, NeuralPolicy
+from agents.policy import Policy
+from card_envs.vector import VectorGames
+
+
+class OpponentPool:
+    """Scripted agents plus up to ``size`` frozen snapshots of the learner (sampling policies)."""
+
+    def __init__(self, game, scripted: tuple[str, ...], size: int, hidden: tuple[int, ...]):
+        self.scripted = [make_policy(name, game) for name in scripted]
+        self.size, self.game, self.hidden = size, game, hidden
+        self.snapshots: list[NeuralPolicy] = []
+
+    @property
+    def members(self) -> list[Policy]:
+        return self.scripted + self.snapshots
+
+    def sample(self, rng: np.random.Generator) -> int:
+        """Index into `members`: a scripted agent half of the time (while there are snapshots)."""
+        scripted, snapshots = len(self.scripted), len(self.snapshots)
+        if snapshots and (not scripted or rng.random() < 0.5):
+            return scripted + int(rng.integers(snapshots))
+        return int(rng.integers(scripted))
+
+    def add_snapshot(self, state_dict: dict[str, torch.Tensor]) -> None:
+        if self.size == 0:
+            return
+        frozen = ActorCritic(self.game.observation_size, self.game.num_actions, self.hidden)
+        frozen.load_state_dict(state_dict)
+        self.snapshots = (self.snapshots + [NeuralPolicy(frozen, greedy=False)])[-self.size:]
+
+
+@dataclass
+class Rollout:
+    """``num_steps`` x ``num_games`` decisions, as numpy arrays (shared memory for `ProcessActor`)."""
+
+    observations: np.ndarray  # [T, N, obs] float32
+    masks: np.ndarray  # [T, N, A] bool
+    actions: np.ndarray  # [T, N]
+    log_probs: np.ndarray  # [T, N] of the action under the acting network
+    values: np.ndarray  # [T, N]
+    seats: np.ndarray  # [T, N] the seat that decided
+    learner: np.ndarray  # [T, N] the learner took this decision (opponents' are not trained on)
+    done: np.ndarray  # [T, N] the game ended with this step
+    returns: np.ndarray  # [T, N, P] terminal rewards where done
+    bootstrap: np.ndarray  # [N, P] value of every seat's observation after the last step
+
+    @classmethod
+    def empty(cls, num_steps: int, num_games: int, game, shared: bool = False) -> "Rollout":
+        t, n, p = num_steps, num_games, game.num_players
+        specs = {"observations": ((t, n, game.observation_size), torch.float32),
+                 "masks": ((t, n, game.num_actions), torch.bool), "actions": ((t, n), torch.int64),
+                 "log_probs": ((t, n), torch.float32), "values": ((t, n), torch.float32),
+                 "seats": ((t, n), torch.int64), "learner": ((t, n), torch.bool), "done": ((t, n), torch.bool),
+                 "returns": ((t, n, p), torch.float64), "bootstrap": ((n, p), torch.float32)}
+        tensors = {k: torch.zeros(shape, dtype=dtype) for k, (shape, dtype) in specs.items()}
+        if shared:
+            for tensor in tensors.values():
+                tensor.share_memory_()
+        rollout = cls(**{k: v.numpy() for k, v in tensors.items()})
+        rollout.tensors = tensors  # the torch owners: what another process must be sent to share them
+        return rollout
+
+
+class Collector:
+    """Plays the games for a rollout with a copy of the learner's network."""
+
+    def __init__(self, game, args, seed: int, pool_states: list[dict[str, torch.Tensor]]):
+        self.game, self.args = game, args
+        self.network = ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden))
+        self.pool = OpponentPool(game, tuple(args.opponents), args.pool_size, tuple(args.hidden))
+        for state in pool_states:
+            self.pool.add_snapshot(state)
+        self.rng = np.random.default_rng(seed)
+        self.torch_rng = torch.Generator().manual_seed(seed)
+        self.games = VectorGames(game, args.num_games, seed=int(self.rng.integers(2**63)))
+        teams = np.array([game.team_of(s) for s in range(game.num_players)])
+        self.same_team = teams[:, None] == teams[None, :]  # [P, P]
+        # controllers[i, seat]: 0 = learner, k >= 1 = pool member k - 1 (fixed for a whole game)
+        self.controllers = np.zeros((args.num_games, game.num_players), dtype=np.int64)
+        for i in range(args.num_games):
+            self._assign_seats(i)
+
+    def load_weights(self, state_dict: dict[str, torch.Tensor], update: int) -> None:
+        """The learner's weights after ``update``; every ``snapshot_every`` updates they also
+        join the opponent pool (the learner mirrors this in its checkpoints)."""
+        self.network.load_state_dict(state_dict)
+        if update > 0 and update % self.args.snapshot_every == 0:
+            self.pool.add_snapshot(state_dict)
+
+    def _assign_seats(self, i: int) -> None:
+        if not self.pool.members or self.rng.random() >= self.args.opponent_share:
+            self.controllers[i] = 0
+            return
+        learner_seat = self.rng.integers(self.game.num_players)
+        opponent = 1 + self.pool.sample(self.rng)
+        self.controllers[i] = np.where(self.same_team[learner_seat], 0, opponent)
+
+    @torch.no_grad()
+    def collect(self, rollout: Rollout) -> dict[str, list[float]]:
+        """Fill ``rollout``; return episode statistics."""
+        stats: dict[str, list[float]] = {"episode_length": [], "pool_reward": []}
+        members = self.pool.members
+        rows = np.arange(self.args.num_games)
+        for t in range(self.args.num_steps):
+            observations, masks, seats = self.games.observe()
+            controller = self.controllers[rows, seats]
+            rollout.observations[t], rollout.masks[t], rollout.seats[t] = observations, masks, seats
+            rollout.learner[t] = controller == 0
+            logits, values = self.network(torch.from_numpy(rollout.observations[t]), torch.from_numpy(rollout.masks[t]))
+            log_probs = logits.log_softmax(-1)
+            # Gumbel-max sampling: several times faster than torch.multinomial at this size.
+            noise = torch.rand(log_probs.shape, generator=self.torch_rng).log_().neg_().log_()
+            actions = (log_probs - noise).argmax(-1)
+            rollout.log_probs[t] = log_probs.gather(1, actions[:, None]).squeeze(1).numpy()
+            rollout.values[t] = values.numpy()
+            actions = actions.numpy()
+            for k in np.unique(controller[controller > 0]):
+                picked = np.flatnonzero(controller == k)
+                actions[picked] = members[k - 1].act_batch(observations[picked], masks[picked].astype(np.int8), self.rng)
+            rollout.actions[t] = actions
+            done, returns, lengths = self.games.step(actions)
+            rollout.done[t], rollout.returns[t] = done, returns
+            for i in np.flatnonzero(done):
+                stats["episode_length"].append(float(lengths[i]))
+                if self.controllers[i].any():  # a game against the pool: the learner's result
+                    learner_seat = int(np.flatnonzero(self.controllers[i] == 0)[0])
+                    stats["pool_reward"].append(float(returns[i][learner_seat]))
+                self._assign_seats(i)
+        every_seat = torch.from_numpy(self.games.all_seat_observations())
+        rollout.bootstrap[:] = self.network.value(every_seat).numpy()
+        return stats
+
+
+class InlineActor:
+    """Collects in the learner's process: rollout k uses the weights after update k."""
+
+    def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int):
+        self.collector = Collector(game, args, seed, pool_states)
+        self.collector.network.load_state_dict(weights)
+        self.rollout = Rollout.empty(args.num_steps, args.num_games, game)
+
+    def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
+        return self.rollout, self.collector.collect(self.rollout)
+
+    def publish(self, weights: dict[str, torch.Tensor], update: int) -> None:
+        self.collector.load_weights(weights, update)
+
+    def close(self) -> None:
+        pass
+
+
+class ProcessActor:
+    """Collects in a child process, one rollout ahead of the learner (two shared buffers).
+
+    Rollout k is written to buffer k % 2 with the weights after update max(k - 1, first): the
+    child waits for them, which also guarantees the learner is done with that buffer.
+    """
+
+    def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int):
+        context = mp.get_context("spawn")  # a fresh interpreter: no forked torch thread state
+        self.buffers = [Rollout.empty(args.num_steps, args.num_games, game, shared=True) for _ in range(2)]
+        self.weights = [{k: v.clone().share_memory_() for k, v in weights.items()} for _ in range(2)]
+        self.version = context.Value("q", update, lock=False)  # the newest published update
+        self.ready = context.Queue()
+        self.stop = context.Event()
+        self.first, self.next = update, update
+        self.process = context.Process(
+            target=_actor_main, daemon=True, name="card_envs-actor",
+            args=(args, seed, pool_states, [b.tensors for b in self.buffers], self.weights,
+                  self.version, update, self.ready, self.stop))
+        self.process.start()
+
+    def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
+        while True:
+            try:
+                k, stats = self.ready.get(timeout=1.0)
+                break
+            except queue.Empty:
+                if not self.process.is_alive():
+                    raise RuntimeError(f"the actor process died (exit code {self.process.exitcode})") from None
+        if isinstance(stats, BaseException):
+            raise RuntimeError("the actor process failed") from stats
+        assert k == self.next, (k, self.next)
+        self.next += 1
+        return self.buffers[k % 2], stats
+
+    def publish(self, weights: dict[str, torch.Tensor], update: int) -> None:
+        for name, tensor in weights.items():
+            self.weights[update % 2][name].copy_(tensor)
+        self.version.value = update
+
+    def close(self) -> None:
+        self.stop.set()
+        self.process.join(timeout=10)
+        if self.process.is_alive():
+            self.process.terminate()
+
+
+def _actor_main(args, seed, pool_states, buffers, weights, version, first_update, ready, stop) -> None:
+    torch.set_num_threads(1)
+    import card_envs
+
+    game = card_envs.make_game(args.env_id, **args.env_config)
+    collector = Collector(game, args, seed, pool_states)
+    rollouts = [Rollout(**{k: v.numpy() for k, v in b.items()}) for b in buffers]
+    k = first_update
+    try:
+        while not stop.is_set():
+            needed = max(k - 1, first_update)
+            while version.value < needed:
+                if stop.wait(0.0005):
+                    return
+            if k - 1 >= first_update:
+                collector.load_weights(weights[needed % 2], needed)
+            else:  # the first two rollouts both use the starting weights
+                collector.network.load_state_dict(weights[needed % 2])
+            ready.put((k, collector.collect(rollouts[k % 2])))
+            k += 1
+    except BaseException as error:  # report it to the learner rather than die silently
+        ready.put((k, RuntimeError(f"{type(error).__name__}: {error}")))
+        raise
+
+
+def make_actor(kind: int, game, args, seed: int, pool_states, weights, update: int):
+    return (ProcessActor if kind else InlineActor)(game, args, seed, pool_states, weights, update)
+

@@ -1,0 +1,442 @@
+"""Self-play PPO with a masked actor-critic, for any registered card_envs game.
+
+    python -m train                                  # three_piles_v0 with its default config
+    python -m train three_piles_v0 --total-steps 2000000 --seed 3
+    python -m train three_piles_v0 --run-name mine --resume   # continue a killed run
+    tensorboard --logdir runs
+
+How it works (in the spirit of CleanRL's single-file PPO):
+
+- ``num_games`` games are stepped together (`card_envs.vector.VectorGames`); in each, one seat
+  must act, and one batched forward pass serves every seat that the learner controls.
+- Each (game, seat) pair is its own trajectory: a seat's next state is its next decision, not
+  the opponent's. Rewards are terminal, and the terminal (team) reward reaches the last decision
+  of every seat. GAE runs backwards along each seat's trajectory; at the end of a rollout,
+  unfinished trajectories bootstrap from the value of that seat's current observation.
+- Illegal actions have the lowest logit, so they are never sampled.
+- An opponent pool: in a share ``opponent_share`` of the games, the seats outside one learner
+  seat's team are played by a scripted agent from `agents/` or a frozen past snapshot of the
+  network; their decisions are not trained on.
+- Every ``eval_every`` steps the greedy policy plays seat-rotated, paired games against random
+  and the game's scripted agent (win rate with its Wilson 95% interval, logged under ``eval/``).
+- Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `agents.neural`).
+
+A "step" is one decision asked of a seat (forced single-choice decisions are played by the env
+and not counted); SPS counts all seats' steps, learner and opponents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+from tqdm import tqdm
+
+import card_envs
+from agents import make_policy, policy_names
+from agents.match import rotated_match, wilson_interval, win_draw_loss
+from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, network_from_checkpoint, save_checkpoint
+from train.acting import Rollout, make_actor
+from train.configs import DEFAULTS
+
+
+def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyword
+    if isinstance(default, (dict, list, tuple)):
+        return field(default_factory=lambda: type(default)(default), metadata={"help": help})
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass
+class Args:
+    env_id: str = arg("three_piles_v0", "registered env id")
+    env_config: dict = arg({}, "game arguments as JSON, e.g. '{\"num_players\": 3}'")
+    run_name: str = arg("", "folder under runs_dir (default: <env_id>__s<seed>__<time>)")
+    runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
+    seed: int = arg(1, "seeds deals, sampling and network initialisation")
+    total_steps: int = arg(2_000_000, "decisions to train for (all seats)")
+    max_minutes: float = arg(0.0, "also stop after this much wall time (0: no limit)")
+    num_games: int = arg(128, "games stepped together")
+    num_steps: int = arg(32, "steps of every game per rollout")
+    hidden: tuple = arg((256, 256), "hidden layer widths")
+    learning_rate: float = arg(3e-4, "Adam learning rate")
+    anneal_lr: bool = arg(True, "decay the learning rate linearly to 0")
+    gamma: float = arg(1.0, "discount per own decision")
+    gae_lambda: float = arg(0.95, "GAE lambda")
+    update_epochs: int = arg(2, "passes over each rollout")
+    num_minibatches: int = arg(4, "minibatches per pass")
+    clip_coef: float = arg(0.2, "PPO ratio clip")
+    ent_coef: float = arg(0.01, "entropy bonus")
+    vf_coef: float = arg(0.5, "value loss weight")
+    max_grad_norm: float = arg(0.5, "gradient norm clip")
+    opponent_share: float = arg(0.25, "share of games against the opponent pool (0 = pure self-play)")
+    opponents: tuple = arg(("heuristic", "random"), "scripted members of the opponent pool")
+    snapshot_every: int = arg(25, "updates between frozen snapshots added to the pool")
+    pool_size: int = arg(4, "frozen snapshots kept in the pool (oldest dropped)")
+    eval_every: int = arg(500_000, "steps between evaluations (0: only at the end)")
+    eval_deals: int = arg(200, "deals per evaluation and baseline, each played in every seating")
+    checkpoint_every: int = arg(1_000_000, "steps between checkpoints (one is always written at the end)")
+    actors: int = arg(1, "1: play games in a second process while the learner trains; 0: in-process")
+    threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow)")
+    resume: bool = arg(False, "continue run_name from its latest checkpoint")
+    progress: bool = arg(True, "show a progress bar")
+
+    def validate(self) -> None:
+        if self.env_id not in card_envs.list_envs():
+            raise ValueError(f"unknown env_id {self.env_id!r}; available: {card_envs.list_envs()}")
+        positive = ("total_steps", "num_games", "num_steps", "update_epochs", "num_minibatches",
+                    "snapshot_every", "eval_deals", "checkpoint_every", "threads")
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        if self.eval_every < 0 or self.pool_size < 0 or self.max_minutes < 0:
+            raise ValueError("--eval-every, --pool-size and --max-minutes must be >= 0")
+        if not 0.0 <= self.opponent_share <= 1.0:
+            raise ValueError(f"--opponent-share must be in [0, 1], got {self.opponent_share}")
+        if not (0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1 and self.learning_rate > 0):
+            raise ValueError("need 0 < gamma <= 1, 0 <= gae_lambda <= 1 and learning_rate > 0")
+        if self.actors not in (0, 1):
+            raise ValueError(f"--actors must be 0 or 1, got {self.actors}")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"--hidden needs positive widths, got {self.hidden}")
+        if self.num_games * self.num_steps < self.num_minibatches:
+            raise ValueError("a rollout (num_games * num_steps) must hold at least one sample per minibatch")
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
+
+
+# ----- command line -------------------------------------------------------------------------
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """Args from ``Args()`` < ``DEFAULTS[env_id]`` < the command line; also the names given."""
+    parser = argparse.ArgumentParser(prog="python -m train", description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="Per-game defaults: train/configs.py")
+    parser.add_argument("env_id", nargs="?", default=None, choices=card_envs.list_envs(),
+                        help="registered env id (default three_piles_v0)")
+    for f in dataclasses.fields(Args):
+        if f.name == "env_id":
+            continue
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        flag, help_text = "--" + f.name.replace("_", "-"), f"{f.metadata['help']} (default {default!r})"
+        if isinstance(default, bool):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS, help=help_text)
+        elif isinstance(default, tuple):
+            item = type(default[0]) if default else str
+            parser.add_argument(flag, nargs="*", type=item, default=argparse.SUPPRESS, help=help_text)
+        elif isinstance(default, dict):
+            parser.add_argument(flag, type=_json_object, default=argparse.SUPPRESS, help=help_text)
+        else:
+            parser.add_argument(flag, type=type(default), default=argparse.SUPPRESS, help=help_text)
+    given = {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()
+             if v is not None}
+    env_id = given.get("env_id", Args.env_id)
+    return Args(**{**DEFAULTS.get(env_id, {}), **given}), set(given)
+
+
+def _json_object(text: str) -> dict:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"not JSON ({error}): {text!r}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"expected a JSON object like '{{\"num_players\": 3}}', got {text!r}")
+    return value
+
+
+# ----- advantage estimation -----------------------------------------------------------------
+def seat_gae(values: np.ndarray, seats: np.ndarray, done: np.ndarray, returns: np.ndarray,
+             bootstrap: np.ndarray, gamma: float, lam: float) -> np.ndarray:
+    """GAE along each (game, seat) trajectory of a turn-based rollout.
+
+    Args:
+        values: [T, N] value of the decision taken at step t in game i.
+        seats: [T, N] the seat that took it.
+        done: [T, N] the game ended with that step (a fresh deal follows at t+1).
+        returns: [T, N, P] terminal rewards of every seat where ``done``.
+        bootstrap: [N, P] value of each seat's current observation after the rollout.
+
+    A seat's successor is its own next decision in the same game; its reward arrives as the
+    game's terminal reward on its last decision. Returns the advantages [T, N].
+    """
+    num_steps, num_games = values.shape
+    rows = np.arange(num_games)
+    next_value = bootstrap.astype(np.float64).copy()  # [N, P]: value of each seat's next decision
+    next_advantage = np.zeros_like(next_value)
+    pending_reward = np.zeros_like(next_value)  # terminal reward not yet given to a decision
+    advantages = np.zeros((num_steps, num_games))
+    for t in reversed(range(num_steps)):
+        ended = done[t]
+        next_value[ended] = 0.0
+        next_advantage[ended] = 0.0
+        pending_reward[ended] = returns[t][ended]
+        seat = seats[t]
+        delta = pending_reward[rows, seat] + gamma * next_value[rows, seat] - values[t]
+        advantages[t] = delta + gamma * lam * next_advantage[rows, seat]
+        pending_reward[rows, seat] = 0.0
+        next_value[rows, seat] = values[t]
+        next_advantage[rows, seat] = advantages[t]
+    return advantages
+
+
+# ----- the run ------------------------------------------------------------------------------
+class Trainer:
+    """The learner: PPO updates, evaluation, checkpoints; an actor plays the games (`train.acting`)."""
+
+    def __init__(self, args: Args, checkpoint: dict[str, Any] | None = None):
+        self.args = args
+        torch.set_num_threads(args.threads)
+        self.game = card_envs.make_game(args.env_id, **args.env_config)
+        torch.manual_seed(args.seed)  # before the network: its initial weights come from the seed
+        self.network = ActorCritic(self.game.observation_size, self.game.num_actions, args.hidden)
+        self.optimizer = torch.optim.Adam(self.network.parameters(), lr=args.learning_rate, eps=1e-5)
+        self.pool_states: list[dict[str, torch.Tensor]] = []  # mirrors the actor's frozen snapshots
+        self.step, self.update = 0, 0
+        self.rng = np.random.default_rng(args.seed)
+        if checkpoint is not None:
+            self._restore(checkpoint)
+        self.run_dir = Path(args.runs_dir) / args.run_name
+        self.last_eval: dict[str, float] = {}
+        self.actor = None
+
+    def start_actor(self) -> None:
+        # The actor's seed depends on where the run (re)starts, so a resumed run deals new games.
+        seed = int(np.random.default_rng([self.args.seed, self.update]).integers(2**63))
+        self.actor = make_actor(self.args.actors, self.game, self.args, seed, self.pool_states,
+                                self.network.state_dict(), self.update)
+
+    def stop_actor(self) -> None:
+        if self.actor is not None:
+            self.actor.close()
+            self.actor = None
+
+    # ----- PPO update -------------------------------------------------------------------
+    def learn(self, rollout: Rollout) -> dict[str, float]:
+        args = self.args
+        advantages = seat_gae(rollout.values, rollout.seats, rollout.done, rollout.returns,
+                              rollout.bootstrap, args.gamma, args.gae_lambda)
+        keep = rollout.learner
+        observations = torch.from_numpy(rollout.observations[keep])
+        masks = torch.from_numpy(rollout.masks[keep])
+        actions = torch.from_numpy(rollout.actions[keep])
+        old_log_probs = torch.from_numpy(rollout.log_probs[keep])
+        old_values = rollout.values[keep]
+        advantages = torch.from_numpy(advantages[keep]).float()
+        targets = advantages + torch.from_numpy(old_values)
+        size = len(actions)
+        minibatch = max(1, size // args.num_minibatches)
+        clip_fractions, approx_kl = [], torch.tensor(0.0)
+        for _epoch in range(args.update_epochs):
+            order = torch.from_numpy(self.rng.permutation(size))
+            for start in range(0, size - minibatch + 1, minibatch):
+                idx = order[start:start + minibatch]
+                logits, values = self.network(observations[idx], masks[idx])
+                log_probs = logits.log_softmax(-1)  # by hand: torch.distributions adds overhead here
+                log_ratio = log_probs.gather(1, actions[idx, None]).squeeze(1) - old_log_probs[idx]
+                ratio = log_ratio.exp()
+                with torch.no_grad():
+                    approx_kl = ((ratio - 1) - log_ratio).mean()
+                    clip_fractions.append(((ratio - 1).abs() > args.clip_coef).float().mean().item())
+                adv = advantages[idx]
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                policy_loss = torch.max(-adv * ratio,
+                                        -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
+                value_loss = 0.5 * (values - targets[idx]).square().mean()
+                # Illegal actions have probability 0: leave them out rather than multiply 0 by -3e38.
+                entropy = -(log_probs.exp() * log_probs).masked_fill(~masks[idx], 0.0).sum(-1).mean()
+                loss = policy_loss - args.ent_coef * entropy + args.vf_coef * value_loss
+                self.optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.network.parameters(), args.max_grad_norm)
+                self.optimizer.step()
+        explained = 1 - np.var(targets.numpy() - old_values) / (np.var(targets.numpy()) + 1e-8)
+        return {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
+                "entropy": entropy.item(), "approx_kl": approx_kl.item(),
+                "clipfrac": float(np.mean(clip_fractions)), "explained_variance": float(explained)}
+
+    # ----- evaluation and checkpoints ---------------------------------------------------
+    def evaluate(self) -> dict[str, float]:
+        """Greedy policy vs each baseline over the same seed list every time (comparable curves)."""
+        me = NeuralPolicy(self.network, greedy=True)
+        results = {}
+        for name in policy_names(self.game):
+            baseline = make_policy(name, self.game)
+            seating = [me] + [baseline] * (self.game.num_players - 1)
+            rewards = rotated_match(self.game, seating, self.args.eval_deals, seed=10_000)[:, 0]
+            wins, draws, losses = win_draw_loss(rewards)
+            low, high = wilson_interval(wins, len(rewards))
+            results.update({f"win_rate_vs_{name}": wins / len(rewards), f"draw_rate_vs_{name}": draws / len(rewards),
+                            f"win_rate_vs_{name}_ci_low": low, f"win_rate_vs_{name}_ci_high": high,
+                            f"mean_reward_vs_{name}": float(rewards.mean())})
+        self.network.train()
+        return results
+
+    def checkpoint(self) -> dict[str, Any]:
+        return {"env_id": self.args.env_id, "game_config": self.game.config,
+                "observation_size": self.game.observation_size, "num_actions": self.game.num_actions,
+                "hidden": list(self.args.hidden), "model": self.network.state_dict(),
+                "optimizer": self.optimizer.state_dict(), "args": self.args.to_json(),
+                "step": self.step, "update": self.update, "seed": self.args.seed,
+                "rng": json.dumps(self.rng.bit_generator.state), "torch_rng": torch.get_rng_state(),
+                "opponent_pool": self.pool_states, "eval": self.last_eval}
+
+    def save(self) -> Path:
+        folder = self.run_dir / "checkpoints"
+        path = folder / f"step_{self.step:012d}.pt"
+        state = self.checkpoint()
+        save_checkpoint(path, state)
+        save_checkpoint(folder / "latest.pt", state)
+        return path
+
+    def _restore(self, checkpoint: dict[str, Any]) -> None:
+        expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden))
+        found = (checkpoint["observation_size"], checkpoint["num_actions"], list(checkpoint["hidden"]))
+        if found != expected:
+            raise ValueError(f"checkpoint network (obs, actions, hidden) = {found}, this run needs {expected}")
+        self.network.load_state_dict(network_from_checkpoint(checkpoint).state_dict())
+        self.optimizer.load_state_dict(checkpoint["optimizer"])
+        self.step, self.update = checkpoint["step"], checkpoint["update"]
+        self.rng.bit_generator.state = json.loads(checkpoint["rng"])
+        torch.set_rng_state(checkpoint["torch_rng"])
+        self.pool_states = list(checkpoint["opponent_pool"])
+        self.last_eval = checkpoint.get("eval", {})
+
+    # ----- main loop --------------------------------------------------------------------
+    def train(self, writer=None) -> dict[str, float]:
+        self.start_actor()
+        try:
+            return self._train(writer)
+        finally:
+            self.stop_actor()
+
+    def _train(self, writer) -> dict[str, float]:
+        args = self.args
+        steps_per_update = args.num_steps * args.num_games
+        total_updates = -(-args.total_steps // steps_per_update)
+        next_eval = (self.step // args.eval_every + 1) * args.eval_every if args.eval_every else None
+        next_checkpoint = (self.step // args.checkpoint_every + 1) * args.checkpoint_every
+        bar = tqdm(total=args.total_steps, initial=min(self.step, args.total_steps), unit="step",
+                   disable=not args.progress, dynamic_ncols=True)
+        start_time, start_step = time.perf_counter(), self.step
+        deadline = start_time + 60 * args.max_minutes if args.max_minutes else float("inf")
+        while self.update < total_updates and time.perf_counter() < deadline:
+            if args.anneal_lr:
+                self.optimizer.param_groups[0]["lr"] = args.learning_rate * (1 - self.update / total_updates)
+            rollout, stats = self.actor.next_rollout()
+            losses = self.learn(rollout)
+            self.update += 1
+            self.step += steps_per_update
+            self._publish()
+            sps = (self.step - start_step) / (time.perf_counter() - start_time)
+            if writer is not None:
+                self._log(writer, losses, stats, sps)
+            if next_eval is not None and self.step >= next_eval:
+                self._log_eval(writer)
+                next_eval += args.eval_every
+            if self.step >= next_checkpoint:
+                self.save()
+                next_checkpoint += args.checkpoint_every
+            bar.update(min(self.step, args.total_steps) - bar.n)
+            bar.set_postfix_str(self._postfix(sps))
+        self.stop_actor()  # before the final evaluation: it gets the machine to itself
+        self._log_eval(writer)
+        self.save()
+        bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
+        bar.close()
+        return self.last_eval
+
+    def _publish(self) -> None:
+        """Send the new weights to the actor; every ``snapshot_every`` updates they also join the
+        opponent pool (the actor adds them on its side, this keeps a copy for checkpoints)."""
+        weights = self.network.state_dict()
+        self.actor.publish(weights, self.update)
+        if self.args.pool_size and self.update % self.args.snapshot_every == 0:
+            frozen = {k: v.clone() for k, v in weights.items()}
+            self.pool_states = (self.pool_states + [frozen])[-self.args.pool_size:]
+
+    def _log(self, writer, losses: dict[str, float], stats: dict[str, list], sps: float) -> None:
+        for name, value in losses.items():
+            writer.add_scalar(f"losses/{name}", value, self.step)
+        writer.add_scalar("charts/SPS", sps, self.step)
+        writer.add_scalar("charts/learning_rate", self.optimizer.param_groups[0]["lr"], self.step)
+        if stats["episode_length"]:
+            writer.add_scalar("charts/episode_length", np.mean(stats["episode_length"]), self.step)
+        if stats["pool_reward"]:
+            writer.add_scalar("charts/reward_vs_pool", np.mean(stats["pool_reward"]), self.step)
+
+    def _log_eval(self, writer) -> None:
+        self.last_eval = self.evaluate()
+        if writer is not None:
+            for name, value in self.last_eval.items():
+                writer.add_scalar(f"eval/{name}", value, self.step)
+            writer.flush()
+
+    def _postfix(self, sps: float) -> str:
+        text = f"SPS {sps:,.0f}"
+        for name in policy_names(self.game):
+            if f"win_rate_vs_{name}" in self.last_eval:
+                low, high = (self.last_eval[f"win_rate_vs_{name}_ci_{s}"] for s in ("low", "high"))
+                text += f" | vs {name} {self.last_eval[f'win_rate_vs_{name}']:.3f} [{low:.2f}, {high:.2f}]"
+        return text
+
+
+def hyperparameter_table(args: Args) -> str:
+    rows = "\n".join(f"|{k}|{v}|" for k, v in args.to_json().items())
+    return f"|param|value|\n|-|-|\n{rows}"
+
+
+def start(args: Args, given: set[str]) -> Trainer:
+    """A new Trainer, or one resumed from ``runs/<run_name>/checkpoints/latest.pt``."""
+    if not args.resume:
+        if not args.run_name:
+            args.run_name = f"{args.env_id}__s{args.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
+        if (Path(args.runs_dir) / args.run_name / "checkpoints").exists():
+            raise ValueError(f"run {args.run_name!r} already has checkpoints; use --resume to continue it "
+                             "or another --run-name")
+        args.validate()
+        return Trainer(args)
+    if not args.run_name:
+        raise ValueError("--resume needs --run-name (the folder under --runs-dir to continue)")
+    path = Path(args.runs_dir) / args.run_name / "checkpoints" / "latest.pt"
+    checkpoint = load_checkpoint(path)
+    saved = dict(checkpoint["args"])
+    if "env_id" in given and args.env_id != saved["env_id"]:
+        raise ValueError(f"{path} was trained on {saved['env_id']!r}, not {args.env_id!r}")
+    load_checkpoint(path, args.env_id if "env_id" in given else saved["env_id"])
+    # The saved arguments win, except what may change on a resume.
+    overrides = {k: getattr(args, k) for k in ("total_steps", "max_minutes", "eval_every", "checkpoint_every",
+                                               "progress", "threads") if k in given}
+    resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
+                      **overrides, "resume": True, "runs_dir": args.runs_dir})
+    resumed.validate()
+    return Trainer(resumed, checkpoint)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, given = parse_args(argv)
+    try:
+        trainer = start(args, given)
+    except (ValueError, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    from torch.utils.tensorboard import SummaryWriter  # imported late: it is slow to import
+
+    writer = SummaryWriter(str(trainer.run_dir))
+    writer.add_text("hyperparameters", hyperparameter_table(trainer.args))
+    print(f"training {trainer.args.env_id} -> {trainer.run_dir} (tensorboard --logdir {trainer.args.runs_dir})")
+    result = trainer.train(writer)
+    writer.close()
+    print(f"final checkpoint: {trainer.run_dir / 'checkpoints' / 'latest.pt'}")
+    for name in policy_names(trainer.game):
+        rate, low, high = (result[f"win_rate_vs_{name}{s}"] for s in ("", "_ci_low", "_ci_high"))
+        print(f"  vs {name:10} win rate {rate:.3f}  (Wilson 95% [{low:.3f}, {high:.3f}], "
+              f"{trainer.game.num_players * trainer.args.eval_deals} seat-rotated games)")
+    return 0
