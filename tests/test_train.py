@@ -153,6 +153,21 @@ def test_checkpoints_are_written_atomically(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def children_of(pid: int) -> list[int]:
+    """Child process ids, from /proc (Linux)."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                children.append(int(entry.name))
+    return children
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
 def test_resume_after_a_killed_run_continues_the_step_count(tmp_path):
     command = [sys.executable, "-m", "train", "--run-name", "killed", "--runs-dir", str(tmp_path),
                "--num-games", "16", "--num-steps", "16", "--hidden", "32", "--eval-every", "0",
@@ -164,8 +179,13 @@ def test_resume_after_a_killed_run_continues_the_step_count(tmp_path):
     while len(list(checkpoints.glob("step_*.pt"))) < 2 and time.time() < deadline:
         assert process.poll() is None, process.stderr.read().decode()
         time.sleep(0.2)
+    actors = children_of(process.pid)
     process.send_signal(signal.SIGKILL)
     process.wait()
+    deadline = time.time() + 10  # the orphaned actor process notices and exits too
+    while any(Path(f"/proc/{pid}").exists() for pid in actors) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in actors if Path(f"/proc/{pid}").exists()]
     killed_at = load_checkpoint(checkpoints / "latest.pt")["step"]
     assert killed_at >= 256
     target = killed_at + 512

@@ -225,12 +225,17 @@ def _actor_main(args, seed, pool_states, buffers, weights, version, first_update
     game = card_envs.make_game(args.env_id, **args.env_config)
     collector = Collector(game, args, seed, pool_states)
     rollouts = [Rollout(**{k: v.numpy() for k, v in b.items()}) for b in buffers]
+    learner = mp.parent_process()
     k = first_update
     try:
         while not stop.is_set():
             needed = max(k - 1, first_update)
+            waited = 0
             while version.value < needed:
                 if stop.wait(0.0005):
+                    return
+                waited += 1
+                if waited % 200 == 0 and not learner.is_alive():  # the learner was killed: go too
                     return
             if k - 1 >= first_update:
                 collector.load_weights(weights[needed % 2], needed)

@@ -11,7 +11,10 @@ from typing import Any
 
 DEFAULTS: dict[str, dict[str, Any]] = {
     "three_piles_v0": {
-        "total_steps": 30_000_000,
+        # Trained on the score difference (a denser signal than win/loss; its sign is the
+        # result, so win rates are unchanged), three games in four against the opponent pool.
+        "env_config": {"reward": "score"},
+        "total_steps": 40_000_000,
         "num_games": 256,
         "num_steps": 32,
         "hidden": (128, 128),
@@ -19,7 +22,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "update_epochs": 2,
         "num_minibatches": 4,
         "ent_coef": 0.01,
-        "opponent_share": 0.5,
+        "opponent_share": 0.75,
         "opponents": ("heuristic",),
         "eval_every": 1_000_000,
     },

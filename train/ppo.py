@@ -19,6 +19,9 @@ How it works (in the spirit of CleanRL's single-file PPO):
   network; their decisions are not trained on.
 - Every ``eval_every`` steps the greedy policy plays seat-rotated, paired games against random
   and the game's scripted agent (win rate with its Wilson 95% interval, logged under ``eval/``).
+- Two processes by default (``--actors 1``, `train.acting`): an actor plays rollout k+1 with
+  the weights after update k-1 while this learner trains on rollout k, so both cores work; the
+  one-update lag is absorbed by PPO's importance ratio. ``--actors 0`` plays in this process.
 - Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `agents.neural`).
 
 A "step" is one decision asked of a seat (forced single-choice decisions are played by the env
@@ -250,8 +253,8 @@ class Trainer:
                 policy_loss = torch.max(-adv * ratio,
                                         -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
                 value_loss = 0.5 * (values - targets[idx]).square().mean()
-                # Illegal actions have probability 0: leave them out rather than multiply 0 by -3e38.
-                entropy = -(log_probs.exp() * log_probs).masked_fill(~masks[idx], 0.0).sum(-1).mean()
+                # softmax, not log_probs.exp(): the fused kernel is many times faster on CPU.
+                entropy = -(logits.softmax(-1) * log_probs).masked_fill(~masks[idx], 0.0).sum(-1).mean()
                 loss = policy_loss - args.ent_coef * entropy + args.vf_coef * value_loss
                 self.optimizer.zero_grad()
                 loss.backward()

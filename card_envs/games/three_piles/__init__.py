@@ -50,7 +50,7 @@ decisions itself: forced passes, and a forced draw when no stack top fits any pi
 
 ## Observation
 
-``{"observation": float32[420 + 159n], "action_mask": int8[323]}``: 738, 897, 1056 entries for
+``{"observation": float32[420 + 198n], "action_mask": int8[323]}``: 816, 1014, 1212 entries for
 n = 2, 3, 4 players. Seats are
 relative to the observer: 0 is the observer, 1 the next player to play, and so on. Cards are
 indexed ``13*suit + rank - 1``. Layout for 2 players (``game.observation_layout.views(obs)`` gives
@@ -60,15 +60,16 @@ these as named arrays):
 |---|---|---|---|
 | `hand` | (52,) | 0..51 | 1 where the card is in the observer's hand |
 | `piles` | (2, 3, 52) | 52..363 | 1 where the card is in that pile (relative seats) |
-| `stack_top` | (3, 52) | 364..519 | 1 at the top card of each center stack |
-| `stack_cards` | (3, 52) | 520..675 | (position from the bottom + 1) / 52 for each card in the stack |
-| `unseen` | (52,) | 676..727 | 1 where the card is in the deck or another hand (unknown to the observer) |
-| `hand_sizes` | (2,) | 728..729 | cards in hand / 4 (relative seats) |
-| `deck_size` | (1,) | 730..730 | cards in the deck / 52 |
-| `scores` | (2,) | 731..732 | current score / 35 (relative seats) |
-| `to_move` | (2,) | 733..734 | 1 at the seat to decide (relative seats) |
-| `phase` | (2,) | 735..736 | one-hot: choose (take/draw/play/pass), place (after a draw) |
-| `passes` | (1,) | 737..737 | consecutive forced passes / number of players |
+| `pile_fits` | (2, 3, 13) | 364..441 | 1 where a card of rank r + 1 may still go on that pile (derived from `piles`, relative seats) |
+| `stack_top` | (3, 52) | 442..597 | 1 at the top card of each center stack |
+| `stack_cards` | (3, 52) | 598..753 | (position from the bottom + 1) / 52 for each card in the stack |
+| `unseen` | (52,) | 754..805 | 1 where the card is in the deck or another hand (unknown to the observer) |
+| `hand_sizes` | (2,) | 806..807 | cards in hand / 4 (relative seats) |
+| `deck_size` | (1,) | 808..808 | cards in the deck / 52 |
+| `scores` | (2,) | 809..810 | current score / 35 (relative seats) |
+| `to_move` | (2,) | 811..812 | 1 at the seat to decide (relative seats) |
+| `phase` | (2,) | 813..814 | one-hot: choose (take/draw/play/pass), place (after a draw) |
+| `passes` | (1,) | 815..815 | consecutive forced passes / number of players |
 
 Every card placed on a center stack is face up, so the whole stack, in order, is public. The
 observation never holds another player's hand or the deck order. ``env.state()`` is the full
@@ -122,7 +123,9 @@ Adapter arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``au
 
 ## Version history
 
-- v0: first release.
+- v0: first release. (Before its release, the observation gained `pile_fits`, the ranks each
+  pile still accepts: derived from public `piles`, it spares a network from learning the
+  pile-order rule from card one-hots.)
 """
 
 from card_envs.games.three_piles.rules import ThreePilesGame, ThreePilesState

@@ -34,6 +34,7 @@ CHOOSE, PLACE = 0, 1  # CHOOSE: take / draw / play (deck empty) / pass; PLACE: p
 PHASE_NAMES = ("choose", "place")
 
 EMPTY_LO, EMPTY_HI = 14, 0  # bounds of an empty pile: every rank r satisfies r < 14
+NUM_RANKS = 13
 
 
 def take_action(stack: int, pile: int) -> int:
@@ -64,11 +65,18 @@ def describe_action(action: int) -> str:
     return f"play {name} -> pile {dest}" if dest < NUM_PILES else f"play {name} -> stack {dest - NUM_PILES}"
 
 
+# FITS[lo, hi]: which ranks 1..13 may extend a pile whose ranks span lo..hi (EMPTY_LO/EMPTY_HI
+# for an empty pile, which takes any rank): the pile-order rule, precomputed for the features.
+FITS = np.array([[[float(r < lo or r > hi) for r in range(1, NUM_RANKS + 1)]
+                  for hi in range(NUM_RANKS + 1)] for lo in range(EMPTY_LO + 1)], dtype=np.float32)
+
+
 def state_layout(n: int) -> Layout:
     """Full information, absolute seats. Also the store the observations are gathered from."""
     return Layout([
         Piece("hands", (n, NUM_CARDS), "1 where the card is in that seat's hand"),
         Piece("piles", (n, NUM_PILES, NUM_CARDS), "1 where the card is in that pile"),
+        Piece("pile_fits", (n, NUM_PILES, NUM_RANKS), "1 where a card of rank r + 1 may still go on that pile"),
         Piece("stack_top", (NUM_STACKS, NUM_CARDS), "1 at the top card of each center stack"),
         Piece("stack_cards", (NUM_STACKS, NUM_CARDS),
               "(position from the bottom + 1) / 52 for each card in the stack: the order is public"),
@@ -88,6 +96,8 @@ def observation_layout(n: int) -> Layout:
     return Layout([
         Piece("hand", (NUM_CARDS,), "1 where the card is in the observer's hand"),
         Piece("piles", (n, NUM_PILES, NUM_CARDS), "1 where the card is in that pile (relative seats)"),
+        Piece("pile_fits", (n, NUM_PILES, NUM_RANKS),
+              "1 where a card of rank r + 1 may still go on that pile (derived from `piles`, relative seats)"),
         Piece("stack_top", (NUM_STACKS, NUM_CARDS), "1 at the top card of each center stack"),
         Piece("stack_cards", (NUM_STACKS, NUM_CARDS), "(position from the bottom + 1) / 52 for each card in the stack"),
         Piece("unseen", (NUM_CARDS,), "1 where the card is in the deck or another hand (unknown to the observer)"),
@@ -108,6 +118,7 @@ def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
         parts = [
             store.index("hands")[seat],
             store.index("piles")[order].ravel(),
+            store.index("pile_fits")[order].ravel(),
             store.index("stack_top").ravel(),
             store.index("stack_cards").ravel(),
             store.index("unseen")[seat],
@@ -194,6 +205,7 @@ class ThreePilesState(State):
             v["hands"][seat, self.hands[seat]] = 1
             for k in range(NUM_PILES):
                 v["piles"][seat, k, self.piles[seat][k]] = 1
+                v["pile_fits"][seat, k] = FITS[self.lo[seat][k], self.hi[seat][k]]
         v["unseen"][:, self.deck] = 1  # the deck is hidden from all; a hand from all but its holder
         for seat in range(n):
             others = [q for q in range(n) if q != seat]
@@ -391,6 +403,8 @@ class ThreePilesState(State):
             self.hi[p][k] = r
         f, off = self.features, self.game._off
         f[off["piles"] + (p * NUM_PILES + k) * NUM_CARDS + card] = 1
+        fits = off["pile_fits"] + (p * NUM_PILES + k) * NUM_RANKS
+        f[fits:fits + NUM_RANKS] = FITS[self.lo[p][k], self.hi[p][k]]
         f[off["scores"] + p] = _score(self.piles[p]) / MAX_SCORE
 
     # ----- copies, snapshots, determinization --------------------------------------------
