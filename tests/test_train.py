@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def tiny_args(tmp_path, **overrides) -> Args:
     values = dict(run_name="t", runs_dir=str(tmp_path), total_steps=2048, num_games=16, num_steps=16,
-                  hidden=(32,), eval_every=0, eval_deals=4, checkpoint_every=10**9, progress=False,
+                  hidden=(32,), eval_every=0, eval_deals=4, final_eval_deals=4, checkpoint_every=10**9, progress=False,
                   opponent_share=0.5, snapshot_every=1, actors=0)
     return Args(**{**values, **overrides})
 
@@ -171,7 +171,7 @@ def children_of(pid: int) -> list[int]:
 def test_resume_after_a_killed_run_continues_the_step_count(tmp_path):
     command = [sys.executable, "-m", "train", "--run-name", "killed", "--runs-dir", str(tmp_path),
                "--num-games", "16", "--num-steps", "16", "--hidden", "32", "--eval-every", "0",
-               "--eval-deals", "2", "--checkpoint-every", "256", "--no-progress"]
+               "--eval-deals", "2", "--final-eval-deals", "2", "--checkpoint-every", "256", "--no-progress"]
     process = subprocess.Popen(command + ["--total-steps", "100000000"], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     checkpoints = tmp_path / "killed" / "checkpoints"

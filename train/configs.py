@@ -15,6 +15,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         # result, so win rates are unchanged), three games in four against the opponent pool.
         "env_config": {"reward": "score"},
         "total_steps": 40_000_000,
+        "max_minutes": 50,  # whichever comes first; the learning rate reaches 0 either way
         "num_games": 256,
         "num_steps": 32,
         "hidden": (128, 128),

@@ -66,7 +66,8 @@ class Args:
     runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
     seed: int = arg(1, "seeds deals, sampling and network initialisation")
     total_steps: int = arg(2_000_000, "decisions to train for (all seats)")
-    max_minutes: float = arg(0.0, "also stop after this much wall time (0: no limit)")
+    max_minutes: float = arg(0.0, "also stop after this much wall time, the learning rate decaying "
+                                  "to 0 by whichever limit comes first (0: no limit)")
     num_games: int = arg(128, "games stepped together")
     num_steps: int = arg(32, "steps of every game per rollout")
     hidden: tuple = arg((256, 256), "hidden layer widths")
@@ -86,6 +87,7 @@ class Args:
     pool_size: int = arg(4, "frozen snapshots kept in the pool (oldest dropped)")
     eval_every: int = arg(500_000, "steps between evaluations (0: only at the end)")
     eval_deals: int = arg(200, "deals per evaluation and baseline, each played in every seating")
+    final_eval_deals: int = arg(1000, "deals for the evaluation at the end of the run")
     checkpoint_every: int = arg(1_000_000, "steps between checkpoints (one is always written at the end)")
     actors: int = arg(1, "1: play games in a second process while the learner trains; 0: in-process")
     threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow)")
@@ -96,7 +98,7 @@ class Args:
         if self.env_id not in card_envs.list_envs():
             raise ValueError(f"unknown env_id {self.env_id!r}; available: {card_envs.list_envs()}")
         positive = ("total_steps", "num_games", "num_steps", "update_epochs", "num_minibatches",
-                    "snapshot_every", "eval_deals", "checkpoint_every", "threads")
+                    "snapshot_every", "eval_deals", "final_eval_deals", "checkpoint_every", "threads")
         for name in positive:
             if getattr(self, name) < 1:
                 raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
@@ -266,14 +268,14 @@ class Trainer:
                 "clipfrac": float(np.mean(clip_fractions)), "explained_variance": float(explained)}
 
     # ----- evaluation and checkpoints ---------------------------------------------------
-    def evaluate(self) -> dict[str, float]:
+    def evaluate(self, deals: int) -> dict[str, float]:
         """Greedy policy vs each baseline over the same seed list every time (comparable curves)."""
         me = NeuralPolicy(self.network, greedy=True)
         results = {}
         for name in policy_names(self.game):
             baseline = make_policy(name, self.game)
             seating = [me] + [baseline] * (self.game.num_players - 1)
-            rewards = rotated_match(self.game, seating, self.args.eval_deals, seed=10_000)[:, 0]
+            rewards = rotated_match(self.game, seating, deals, seed=10_000)[:, 0]
             wins, draws, losses = win_draw_loss(rewards)
             low, high = wilson_interval(wins, len(rewards))
             results.update({f"win_rate_vs_{name}": wins / len(rewards), f"draw_rate_vs_{name}": draws / len(rewards),
@@ -332,7 +334,10 @@ class Trainer:
         deadline = start_time + 60 * args.max_minutes if args.max_minutes else float("inf")
         while self.update < total_updates and time.perf_counter() < deadline:
             if args.anneal_lr:
-                self.optimizer.param_groups[0]["lr"] = args.learning_rate * (1 - self.update / total_updates)
+                done = self.update / total_updates
+                if args.max_minutes:
+                    done = max(done, (time.perf_counter() - start_time) / (60 * args.max_minutes))
+                self.optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1 - done)
             rollout, stats = self.actor.next_rollout()
             losses = self.learn(rollout)
             self.update += 1
@@ -350,7 +355,7 @@ class Trainer:
             bar.update(min(self.step, args.total_steps) - bar.n)
             bar.set_postfix_str(self._postfix(sps))
         self.stop_actor()  # before the final evaluation: it gets the machine to itself
-        self._log_eval(writer)
+        self._log_eval(writer, args.final_eval_deals)
         self.save()
         bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
         bar.close()
@@ -375,8 +380,8 @@ class Trainer:
         if stats["pool_reward"]:
             writer.add_scalar("charts/reward_vs_pool", np.mean(stats["pool_reward"]), self.step)
 
-    def _log_eval(self, writer) -> None:
-        self.last_eval = self.evaluate()
+    def _log_eval(self, writer, deals: int | None = None) -> None:
+        self.last_eval = self.evaluate(deals or self.args.eval_deals)
         if writer is not None:
             for name, value in self.last_eval.items():
                 writer.add_scalar(f"eval/{name}", value, self.step)
@@ -441,5 +446,5 @@ def main(argv: list[str] | None = None) -> int:
     for name in policy_names(trainer.game):
         rate, low, high = (result[f"win_rate_vs_{name}{s}"] for s in ("", "_ci_low", "_ci_high"))
         print(f"  vs {name:10} win rate {rate:.3f}  (Wilson 95% [{low:.3f}, {high:.3f}], "
-              f"{trainer.game.num_players * trainer.args.eval_deals} seat-rotated games)")
+              f"{trainer.game.num_players * trainer.args.final_eval_deals} seat-rotated games)")
     return 0
