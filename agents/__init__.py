@@ -10,7 +10,8 @@ from card_envs.core.game import Game
 __all__ = ["Policy", "RandomPolicy", "make_policy", "policy_names"]
 
 # game name -> "module:Class" of its scripted agent, constructed with the Game.
-SCRIPTED = {"three_piles": "agents.three_piles:ThreePilesHeuristic", "piles": "agents.piles:PilesHeuristic"}
+SCRIPTED = {"three_piles": "agents.three_piles:ThreePilesHeuristic", "piles": "agents.piles:PilesHeuristic",
+            "illimat": "agents.illimat:IllimatHeuristic"}
 
 
 def policy_names(game: Game) -> list[str]:

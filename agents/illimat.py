@@ -1,0 +1,256 @@
+"""Scripted Illimat agent.
+
+Strategy (a one-move lookahead, from the observation and the mask only). At the start of a turn
+it lists its main plays from what it sees (its hand, the fields, seasons, face-up Luminaries) and
+scores each:
+
+- **harvest**: the heaviest set of disjoint groups it can take (a small search over the groups
+  each totalling the card's value; Fools tried as 1 and 14; Union pairs in the Union's field),
+  worth the weight of every card that reaches its harvest pile, the played card(s) included.
+  A card weighs 1 (Bumper Crop is a race for cards), +0.6 if Summer (Sunkissed), -0.8 if Winter
+  (Frostbit) and +1.5 if a Fool (a point each). Emptying the field adds 2.5 while okus are left
+  (a point, and a refill), 1.5 for a face-up Luminary (claimed: a point) and 0.5 for a face-down
+  one (revealed);
+- **stockpile** (the engine's mask guarantees the passive card): the heaviest stockpile it can
+  build, worth 0.7 times its cards' weight times the chance that the next player holds no card
+  of its value (from the unseen cards and his hand size), minus 0.3 for the tempo; so it
+  stockpiles only when the pile is rich and hard to steal;
+- **sow**: minus what the card would be worth in its own harvest pile later (0.5 of its weight),
+  so it sows Winter cards and low, plain cards first, and keeps Fools and Summer cards.
+
+The best-scoring play is carried out over the following decisions (the plan is recomputed from
+the observation at each one and must agree with the move so far; anything unexpected falls back
+to the first legal answer). Other decisions: the main play comes before an owed Rake sow, which
+sows the least valuable card; a Changeling swap is made when a loose card of her field outweighs
+its least valuable hand card by 1.5 (e.g. a Fool for a Winter card); a Stars face card and the
+Forest Queen's claim choose Summer; the Changeling's claim swaps nothing.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from agents.policy import Policy
+from card_envs.games.illimat.rules import (
+    ACTION, ACTIVE_VALUE, AUTUMN, CARD0, CHANGELING, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DONE, FIELD, FIELD0,
+    HARVEST, HARVEST_VALUES, IS_FOOL, ITEMS, MAIDEN, MULTIPLE_CODE, NUM_CARDS, NUM_FIELDS, PAIR_VALUES, PARTNER,
+    PASSIVE_VALUE, RAKE_CARD, RAKE_SOW, RANK, SEASON, SEASON0, SOW, SPRING, STOCKPILE, SUIT, SUMMER, SWAP,
+    SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, IllimatGame, groups_totalling)
+
+NODE_BUDGET = 3000  # search nodes per best-set query: fields are small, this only guards extremes
+
+
+def weight(card: int) -> float:
+    """What a card is worth in one's own harvest pile."""
+    return 1.0 + 0.6 * (SUIT[card] == SUMMER) - 0.8 * (SUIT[card] == WINTER) + 1.5 * IS_FOOL[card]
+
+
+def _best_packing(groups_by_bit, weights, required: int, n_bits: int) -> tuple[float, int]:
+    """Heaviest union of disjoint groups covering `required` (a bitmask); (weight, mask)."""
+    budget = [NODE_BUDGET]
+    best = [-1e9, 0]
+
+    def rec(bit: int, used: int, total: float) -> None:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return
+        while bit < n_bits and used >> bit & 1:
+            bit += 1
+        if bit >= n_bits:
+            if used & required == required and total > best[0]:
+                best[0], best[1] = total, used
+            return
+        for g in groups_by_bit[bit]:
+            if not g & used:
+                rec(bit + 1, used | g, total + sum(weights[i] for i in range(n_bits) if g >> i & 1))
+        if not required >> bit & 1:
+            rec(bit + 1, used, total)
+
+    rec(0, 0, 0.0)
+    return best[0], best[1]
+
+
+class IllimatHeuristic(Policy):
+    name = "heuristic"
+
+    def __init__(self, game: IllimatGame):
+        self.layout = game.observation_layout
+        self.num_players = game.num_players
+        self._cache_key: bytes | None = None
+        self._cache_plan = None
+        self._decision_start = self.layout.slices["decision"].start
+
+    # ----- reading the observation ----------------------------------------------------------
+    def _read(self, obs: np.ndarray) -> dict:
+        v = self.layout.views(obs)
+        fields = []
+        for f in range(NUM_FIELDS):
+            loose = np.flatnonzero(v["loose"][f]).tolist()
+            values = np.rint(v["stockpiled"][f] * 14).astype(int)
+            piles = []
+            for kind, name in ((False, "single_key"), (True, "multiple_key")):
+                for key in np.flatnonzero(v[name][f]).tolist():
+                    piles.append((key, int(values[key]), kind))
+            by_value: dict[tuple[int, bool], list[int]] = {}
+            for key, value, kind in piles:
+                by_value.setdefault((value, kind), []).append(key)
+            cards_of = {}
+            for (value, kind), keys in by_value.items():
+                cards = [c for c in np.flatnonzero(values == value).tolist()]
+                for i, key in enumerate(sorted(keys)):  # equal stockpiles: split their cards evenly
+                    cards_of[key] = cards[i::len(keys)]
+            items = [(c, 0 if IS_FOOL[c] else RANK[c], (c,)) for c in loose]
+            items += [(key, value + MULTIPLE_CODE if kind else value, tuple(cards_of[key])) for key, value, kind in piles]
+            items.sort()
+            fields.append(items)
+        up = v["luminary_up"]
+        lum_field = {L: int(np.flatnonzero(up[:, L])[0]) for L in range(up.shape[1]) if up[:, L].any()}
+        return {
+            "view": v, "hand": np.flatnonzero(v["hand"]).tolist(), "fields": fields,
+            "seasons": v["seasons"].argmax(axis=1).tolist(), "lum_field": lum_field,
+            "lum_up_at": up.any(axis=1).tolist(), "lum_down_at": v["luminary_down"].astype(bool).tolist(),
+            "okus_left": v["okus_left"][0] > 0, "turn": v["turn"].astype(bool).tolist(),
+            "unseen": np.flatnonzero(v["unseen"]).tolist(), "next_hand": int(round(v["hand_sizes"][1] * 4)),
+        }
+
+    # ----- scoring the main plays -----------------------------------------------------------
+    def _clear_bonus(self, s: dict, f: int) -> float:
+        return 2.5 * s["okus_left"] + 1.5 * s["lum_up_at"][f] + 0.5 * s["lum_down_at"][f]
+
+    def _steal_chance(self, s: dict, value: int) -> float:
+        unseen, h = s["unseen"], s["next_hand"]
+        m = sum(1 for c in unseen if value in HARVEST_VALUES[c])
+        u = len(unseen)
+        if h <= 0 or m == 0 or u == 0:
+            return 0.0
+        h = min(h, u)
+        return 1.0 - comb(u - m, h) / comb(u, h)
+
+    def _plans(self, s: dict) -> list[tuple[float, tuple]]:
+        """(score, plan) for every main play found; plan = (card, field, action, partner, value, items)."""
+        hand, seasons = s["hand"], s["seasons"]
+        maiden = MAIDEN in s["lum_field"]
+        union_field = s["lum_field"].get(UNION, -1)
+        rake_owed = s["turn"][1]
+        plans = []
+        for c in hand:
+            for f in range(NUM_FIELDS):
+                season = seasons[f]
+                items = s["fields"][f]
+                codes = tuple(it[1] for it in items)
+                weights = [sum(weight(x) for x in it[2]) for it in items]
+                n = len(items)
+                if season != AUTUMN:
+                    plans.append((-0.5 * weight(c) - 0.01 * RANK[c], (c, f, SOW, -1, 0, ())))
+                if (season != WINTER or maiden) and n:
+                    options = [(-1, v) for v in HARVEST_VALUES[c]]
+                    if f == union_field and not (rake_owed and len(hand) < 3):
+                        options += [(d, v) for d in hand if d != c for v in PAIR_VALUES[c][d]]
+                    for partner, v in options:
+                        _, by_bit = groups_totalling(v, codes, 0)
+                        if not any(by_bit):
+                            continue
+                        gain, mask = _best_packing(by_bit, weights, 0, n)
+                        if mask == 0:
+                            continue
+                        played = weight(c) + (weight(partner) if partner >= 0 else 0.0)
+                        score = gain + played + (self._clear_bonus(s, f) if mask == (1 << n) - 1 else 0.0)
+                        keys = tuple(items[i][0] for i in range(n) if mask >> i & 1)
+                        plans.append((score, (c, f, HARVEST, partner, v, keys)))
+                if season != SPRING and n:
+                    for T in sorted({PASSIVE_VALUE[d] for d in hand if d != c}):
+                        _, by_bit = groups_totalling(T, codes, ACTIVE_VALUE[c])
+                        active = 1 << n
+                        if not by_bit[n]:
+                            continue
+                        gain, mask = _best_packing(by_bit, weights + [weight(c)], active, n + 1)
+                        if mask & ~active == 0:
+                            continue
+                        score = 0.7 * gain * (1.0 - self._steal_chance(s, T)) - 0.3
+                        keys = tuple(items[i][0] for i in range(n) if mask >> i & 1)
+                        plans.append((score, (c, f, STOCKPILE, -1, T, keys)))
+        plans.sort(key=lambda sp: -sp[0])
+        return plans
+
+    # ----- acting ---------------------------------------------------------------------------
+    def act(self, observation, action_mask, rng) -> int:
+        legal = np.flatnonzero(action_mask).tolist()
+        if len(legal) == 1:
+            return legal[0]
+        legal_set = set(legal)
+        view = self.layout.views(observation)
+        decision = int(view["decision"].argmax())
+        hand = np.flatnonzero(view["hand"]).tolist()
+        if decision in (SEASON, CLAIM_SEASON):
+            return SEASON0 + SUMMER
+        if decision == CLAIM_GIVE:
+            return DONE
+        if decision in (RAKE_CARD, SWAP_GIVE):
+            return min(hand, key=lambda c: (weight(c), RANK[c], c))
+        if decision in (SWAP_TAKE, CLAIM_TAKE):
+            return max(legal, key=lambda c: (weight(c), -c))
+        s = self._read(observation)
+        if decision == TURN:
+            if s["turn"][0]:  # main play done: the Rake sow if owed, else end the turn
+                return RAKE_SOW if RAKE_SOW in legal_set else DONE
+            if SWAP in legal_set:
+                g = s["lum_field"][CHANGELING]
+                best_loose = max((weight(it[0]) for it in s["fields"][g] if it[2] == (it[0],)), default=-9.0)
+                worst_hand = min(weight(c) for c in hand)
+                if best_loose - worst_hand >= 1.5:
+                    return SWAP
+            cards = [a for a in legal if a < NUM_CARDS]
+            if not cards:
+                return RAKE_SOW if RAKE_SOW in legal_set else legal[0]
+        plan = self._plan(observation, s, view)
+        if plan is not None:
+            action = self._next_action(decision, plan, view)
+            if action in legal_set:
+                return action
+        return DONE if DONE in legal_set and decision == ITEMS else legal[0]
+
+    def _plan(self, observation, s, view):
+        key = observation[:self._decision_start].tobytes()
+        if key != self._cache_key:
+            self._cache_key, self._cache_plan = key, self._plans(s)
+        plans = self._cache_plan
+        chosen_card = np.flatnonzero(view["move_cards"]).tolist()
+        field = int(view["move_field"].argmax()) if view["move_field"].any() else -1
+        action = SOW + int(view["move_action"].argmax()) if view["move_action"].any() else -1
+        value = int(round(view["move_value"][0] * 28))
+        items = set(np.flatnonzero(view["move_items"]).tolist())
+        for _, plan in plans:
+            c, f, a, partner, v, keys = plan
+            if chosen_card and c not in chosen_card:
+                continue
+            if partner >= 0 and len(chosen_card) == 2 and partner not in chosen_card:
+                continue
+            if field >= 0 and f != field or action >= 0 and a != action or value and v != value:
+                continue
+            if any(k not in keys for k in items if k in {it[0] for it in s["fields"][f]}):
+                continue
+            return plan
+        return None
+
+    @staticmethod
+    def _next_action(decision: int, plan, view) -> int:
+        c, f, a, partner, v, keys = plan
+        if decision == TURN:
+            return CARD0 + c
+        if decision == FIELD:
+            return FIELD0 + f
+        if decision == ACTION:
+            return a
+        if decision == PARTNER:
+            return partner if partner >= 0 else DONE
+        if decision == VALUE:
+            return VALUE0 + v
+        if decision == ITEMS:
+            picked = set(np.flatnonzero(view["move_items"]).tolist())
+            for k in keys:
+                if k not in picked:
+                    return k
+            return DONE
+        return -1
