@@ -22,7 +22,8 @@ register(EnvSpec("piles_v0", "card_envs.games.piles:PilesGame", gym_id="card_env
                  test_configs=({}, {"num_players": 2}, {"reward": "score"})))
 register(EnvSpec("illimat_v0", "card_envs.games.illimat:IllimatGame", gym_id="card_envs/Illimat-v0",
                  test_configs=({}, {"num_players": 3, "rounds": 2}, {"num_players": 4, "rounds": 2},
-                               {"luminaries": False}, {"rounds": 1})))
+                               {"luminaries": False}, {"rounds": 1}, {"harmonic_convergence": True, "rounds": 1},
+                               {"full_harvest": True, "rounds": 1})))
 
 
 def raw_env(env_id: str, **config: Any):

@@ -4,6 +4,7 @@ subsets and partitions), not from the engine's tables or its group search."""
 
 from __future__ import annotations
 
+import json
 from itertools import combinations, product
 from unittest.mock import patch
 
@@ -16,12 +17,15 @@ import card_envs
 from agents import RandomPolicy, make_policy
 from agents.match import play_game, seat_rotated_results
 from card_envs.games.illimat.rules import DONE, IllimatGame, IllimatState
+from tests.test_illimat_rules import ACTIONS as ACTION_IDS
 from tests.test_illimat_rules import position
 
 SEEDS = st.integers(0, 2**32 - 1)
 CONFIGS = st.sampled_from([{"rounds": 1}, {"num_players": 3, "rounds": 1}, {"num_players": 4, "rounds": 1},
                            {"luminaries": False, "rounds": 1}, {"stars_always": True, "rounds": 1},
-                           {"target_score": 12}])
+                           {"target_score": 12}, {"full_harvest": True, "rounds": 1},
+                           {"harmonic_convergence": True, "full_harvest": True, "num_players": 3,
+                            "target_score": 12}])
 RING = ["summer", "autumn", "winter", "spring"]
 LUMINARY_NAMES = ["Maiden", "Changeling", "River", "Children", "Forest Queen", "Rake", "Union", "Newborn"]
 
@@ -132,6 +136,8 @@ def test_random_games_keep_every_invariant(seed, config):
                 assert not any(end["hands"]) and not end["deck"]  # ... once every hand is empty
                 expected = [a + b for a, b in zip(end["scores"], oracle_round_points(end, game.luminaries))]
                 assert state.scores() == expected
+            elif state.converged and not data.get("converged"):  # the Harmonic Convergence turned them
+                assert state.scores() == data["scores"][1:] + data["scores"][:1]
             else:
                 assert state.scores() == data["scores"]
     assert state.round == len(scored) <= game.rounds
@@ -170,6 +176,9 @@ def engine_moves(state) -> set[tuple]:
                 out.add((s.m_card, -1, s.m_field, "sow", 0, frozenset()))
                 continue
             if s.decision == 5 and a == DONE:  # ITEMS: done resolves it
+                if s.m_full:  # a full harvest: the whole hand
+                    out.add((-2, -1, s.m_field, "full", 0, frozenset(s.m_items)))
+                    continue
                 out.add((s.m_card, s.m_partner, s.m_field, names[s.m_action], s.m_value, frozenset(s.m_items)))
                 continue
             child = s.clone()
@@ -198,11 +207,23 @@ def partitions(elems: list[tuple[tuple[int, ...], bool]], target: int) -> bool:
     return False
 
 
-def brute_moves(data: dict) -> set[tuple]:
+def brute_moves(data: dict, full_harvest: bool = False) -> set[tuple]:
     p = data["current_player"]
     hand = data["hands"][p]
     up = {f["luminary"]["name"]: i for i, f in enumerate(data["fields"]) if f["luminary"] and f["luminary"]["face_up"]}
     out = set()
+    if full_harvest and len(hand) == 4:  # the whole hand as one card of its total, each Fool 1 or 14
+        totals = {sum(v) for v in product(*(values(c) for c in hand))}
+        for f, fd in enumerate(data["fields"]):
+            if data["seasons"][f] == "winter" and "Maiden" not in up:
+                continue
+            items = [(index(x), values(x), False) for x in fd["loose"]]
+            items += [(min(index(x) for x in s["cards"]), (s["value"],), s["kind"] == "multiple")
+                      for s in fd["stockpiles"]]
+            for k in range(1, len(items) + 1):
+                for sub in combinations(items, k):
+                    if any(partitions([(vals, m) for _, vals, m in sub], t) for t in totals):
+                        out.add((-2, -1, f, "full", 0, frozenset(i for i, _, _ in sub)))
     for c in hand:
         for f, fd in enumerate(data["fields"]):
             season = data["seasons"][f]
@@ -231,14 +252,15 @@ def brute_moves(data: dict) -> set[tuple]:
     return out
 
 
-def random_position(seed: int):
+def random_position(seed: int, full_harvest: bool = False):
     rng = np.random.default_rng(seed)
     n = int(rng.choice([2, 4]))
-    game = IllimatGame(num_players=n)
+    game = IllimatGame(num_players=n, full_harvest=full_harvest)
     names = [x for x in (f"{r}{s}" for s in "PSAW*"[:game.deck_cards // 13]
                          for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"])]
     deck = [names[i] for i in rng.permutation(len(names))]
-    hands = [[deck.pop() for _ in range(int(rng.integers(1, 5)))]] + [[deck.pop()] for _ in range(n - 1)]
+    k = 4 if full_harvest else int(rng.integers(1, 5))
+    hands = [[deck.pop() for _ in range(k)]] + [[deck.pop()] for _ in range(n - 1)]
     fields = []
     for _ in range(4):
         fd = {"loose": [deck.pop() for _ in range(int(rng.integers(0, 5)))], "stockpiles": []}
@@ -271,6 +293,19 @@ def test_legal_moves_equal_a_brute_force_enumeration(seed):
     assert engine_moves(state) == brute_moves(state.to_json())
 
 
+@settings(max_examples=100, deadline=None)
+@given(seed=SEEDS)
+def test_legal_moves_with_full_harvests_equal_a_brute_force_enumeration(seed):
+    state = random_position(seed, full_harvest=True)
+    assert engine_moves(state) == brute_moves(state.to_json(), full_harvest=True)
+
+
+def test_full_harvest_enumeration_finds_full_harvests():
+    found = sum(any(m[3] == "full" for m in brute_moves(random_position(seed, True).to_json(), True))
+                for seed in range(40))
+    assert found >= 10
+
+
 def test_brute_force_enumeration_covers_every_kind_of_move():
     kinds, piles = set(), set()
     for seed in range(60):
@@ -297,3 +332,105 @@ def test_heuristic_beats_random_clearly():
     game = card_envs.make_game("illimat_v0")
     results = seat_rotated_results("illimat_v0", [make_policy("heuristic", game), RandomPolicy()], 20)
     assert (results[:, 0] > 0).mean() >= 0.9
+
+
+# ----- the Harmonic Convergence, from random positions one harvest away from it ---------------
+NAMES = [f"{r}{s}" for s in "PSAW*" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]]
+SAFE_UP = ["Maiden", "River", "Changeling", "Rake", "Union", "Newborn"]  # face up without more state
+TURNED = ("hands", "known_hand_cards", "harvest", "secret", "okus", "claimed", "scores")
+
+
+def near_convergence(seed: int):
+    """A random position: 3 face-up Luminaries in fields 1..3, a face-down one in Summer field 0
+    over a lone card x, and the current player holding a card of x's rank."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.choice([2, 3, 4]))
+    game = IllimatGame(num_players=n, harmonic_convergence=True, full_harvest=bool(rng.integers(2)), rounds=2)
+    deck = [NAMES[i] for i in rng.permutation(game.deck_cards)]
+    x = next(c for c in deck if rank(c) > 1)
+    deck.remove(x)
+    y = next(c for c in deck if rank(c) == rank(x))
+    deck.remove(y)
+    p = int(rng.integers(n))
+    hands = [[deck.pop() for _ in range(int(rng.integers(1, 5)))] for _ in range(n)]
+    hands[p] = [y] + [deck.pop() for _ in range(3)]
+    up = [LUMINARY_NAMES[i] for i in rng.permutation(8) if LUMINARY_NAMES[i] in SAFE_UP][:3]
+    down = [L for L in LUMINARY_NAMES if L not in up]
+    down = [down[i] for i in rng.permutation(len(down))]
+    fields = [{"loose": [x], "luminary": (down.pop(), False)}]
+    for L in up:
+        fields.append({"loose": [deck.pop() for _ in range(int(rng.integers(0, 4)))], "luminary": (L, True)})
+    claimed = [[] for _ in range(n)]
+    unused = []
+    for L in down:  # the other Luminaries: claimed by someone or unused
+        (claimed[int(rng.integers(n))] if rng.random() < 0.5 else unused).append(L)
+    harvest = [[deck.pop() for _ in range(int(rng.integers(0, 4)))] for _ in range(n)]
+    okus = [int(rng.integers(2)) for _ in range(n)]
+    okus[0] = min(okus[0], n - sum(okus[1:]))
+    scores = [int(rng.integers(0, 12)) for _ in range(n)]
+    state = position(game, hands=hands, fields=fields, deck=deck, harvest=harvest, okus=okus, claimed=claimed,
+                     unused=unused, scores=scores, current=p, round=0)
+    return state, x, y
+
+
+def check_position(state, rng) -> None:
+    game = state.game
+    rebuilt = game.state_from_json(json.loads(json.dumps(state.to_json())))
+    np.testing.assert_array_equal(rebuilt.state_tensor(), state.state_tensor())
+    assert rebuilt.legal_actions() == state.legal_actions()
+    for seat in range(game.num_players):
+        np.testing.assert_array_equal(rebuilt.observation(seat), state.observation(seat))
+        other = state.determinize(seat, rng)  # what the seat cannot see is resampled: its view stays
+        np.testing.assert_array_equal(other.observation(seat), state.observation(seat))
+        assert game.render(other, seat) == game.render(state, seat)
+    if not state.is_terminal():
+        for action in state.legal_actions():  # no dead end
+            after = state.clone()
+            after.apply(action)
+            assert after.is_terminal() or after.legal_actions()
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS)
+def test_harmonic_convergence_turns_the_seats_once_and_keeps_every_invariant(seed):
+    state, x, y = near_convergence(seed)
+    game, n = state.game, state.game.num_players
+    twin_game = IllimatGame(**{**game.config, "harmonic_convergence": False})
+    rng = np.random.default_rng(seed)
+    for name in (f"card {y}", "field 0", "harvest", f"card {x}"):
+        state.apply(ACTION_IDS[name])
+    # the rest of the turn at random (a Rake sow, a Changeling swap), until the clearing
+    while not state.converged:
+        assert state.round == 0
+        check_position(state, rng)
+        before = state.to_json()
+        legal = state.legal_actions()
+        action = legal[rng.integers(len(legal))]
+        twin = twin_game.state_from_json(json.loads(json.dumps(before)))
+        state.apply(action)
+        twin.apply(action)
+    # the same as without the rule, but every per-player list turned one seat: new[p] = old[p + 1]
+    expected = twin.to_json()
+    for key in TURNED:
+        expected[key] = expected[key][1:] + expected[key][:1]
+    expected["current_player"] = (twin.current_player - 1) % n
+    expected["converged"] = True
+    assert state.to_json() == expected
+    assert all(twin.lum_up) and not twin.converged
+    assert state.observation(0)[-1] == 1.0  # the converged entry ends the observation
+    # then random play to the end: no second convergence, the deal keeps passing by seat
+    round_index = state.round
+    while not state.is_terminal():
+        check_position(state, rng)
+        scores = state.scores()
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))])
+        assert state.converged
+        if state.round != round_index:
+            round_index = state.round
+            if not state.is_terminal():  # round r starts with seat r % n, held by player r - 1
+                assert state.current_player == (round_index - 1) % n
+                assert len(state.hands[state.current_player]) == 3
+        else:
+            assert state.scores() == scores
+    check_position(state, rng)

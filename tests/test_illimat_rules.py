@@ -21,7 +21,7 @@ GAME2 = IllimatGame()
 # ----- helpers --------------------------------------------------------------------------------
 def position(game: IllimatGame = GAME2, *, hands, fields=(), summer=0, deck=(), rest="deck", harvest=(),
              secret=(), okus=None, okus_left=None, claimed=(), unused=None, discarded=None, current=0,
-             known=(), decision="turn", turn=None, move=None, scores=None, round=0):
+             known=(), decision="turn", turn=None, move=None, scores=None, round=0, converged=False):
     """A state from a few facts; every card not named goes to the bottom of the draw pile (or,
     with ``rest=seat``, to that seat's harvest pile), every Luminary not placed is unused.
 
@@ -56,7 +56,7 @@ def position(game: IllimatGame = GAME2, *, hands, fields=(), summer=0, deck=(), 
     okus = okus or [0] * n
     rake_up = any(fd.get("luminary") == ("Rake", True) for fd in fields)
     data = {
-        "game": "illimat", "format": 1, "num_players": n, "round": round, "scores": scores or [0] * n,
+        "game": "illimat", "format": 2, "num_players": n, "round": round, "scores": scores or [0] * n,
         "chance_seed": 7, "current_player": current, "decision": decision,
         "seasons": [SEASON_NAMES[season_of(f, summer)] for f in range(4)],
         "deck": deck, "hands": hands, "known_hand_cards": [list(k) for k in known] + [[]] * (n - len(known)),
@@ -65,8 +65,9 @@ def position(game: IllimatGame = GAME2, *, hands, fields=(), summer=0, deck=(), 
         "harvest": harvest, "secret": secret,
         "turn": turn or {"main_done": False, "rake_owed": rake_up and decision == "turn", "swap_used": False,
                          "cleared_field": None, "okus_taken": False},
-        "move": move or {"card": None, "field": None, "action": None, "partner": None, "value": None,
-                         "items": [], "claim_given": [], "claim_taken": []},
+        "move": {"card": None, "field": None, "action": None, "partner": None, "value": None,
+                 "items": [], "claim_given": [], "claim_taken": [], "full_harvest": [], **(move or {})},
+        "converged": converged,
     }
     return game.state_from_json(json.loads(json.dumps(data)))
 
@@ -742,3 +743,245 @@ def test_bad_arguments_are_refused():
             IllimatGame(**bad)
     env = card_envs.make("illimat_v0", num_players=4, rounds=1)
     assert env.unwrapped.game.deck_cards == 65
+
+
+# ----- optional rules: Harmonic Convergence (13) and the "Full Harvest" (15) --------------------
+CONVERGENCE = IllimatGame(harmonic_convergence=True)
+FULL = IllimatGame(full_harvest=True)
+# fields 1..3 hold face-up Luminaries, field 0 (Summer) a face-down one over a lone 5P
+THREE_UP = [{"loose": ["5P"], "luminary": ("Maiden", False)}, {"loose": ["2W"], "luminary": ("River", True)},
+            {"loose": ["3W"], "luminary": ("Union", True)}, {"loose": ["4W"], "luminary": ("Newborn", True)}]
+
+
+def three_up(game, **kw):
+    """Seat 0 clears field 0 with 5S (drawing 7S, then 8S 2S 10S refill it and its Luminary
+    turns face up: the 4th)."""
+    args = dict(hands=[["5S", "2P", "3P", "6P"], ["7P", "8P"]], fields=THREE_UP, harvest=[["9S"], ["9W", "10W"]],
+                okus=[0, 1], claimed=[["Rake"], []], scores=[3, 7], round=1, deck=["7S", "8S", "2S", "10S", "JS"])
+    return position(game, **{**args, **kw})
+
+
+def test_harmonic_convergence_moves_every_player_one_seat_left_leaving_everything_behind():
+    state = play(three_up(CONVERGENCE), "card 5S", "field 0", "harvest", "card 5P", "done")
+    data = snap(state)
+    assert all(f["luminary"]["face_up"] for f in data["fields"]) and data["converged"]
+    # seat 0 played, drew 7S and took the last okus; then player 0 moved into seat 1 and player 1
+    # into seat 0: each owns what the seat on his left owned, scores included
+    assert data["hands"] == [["7P", "8P"], ["2P", "3P", "6P", "7S"]]
+    assert [sorted(h) for h in data["harvest"]] == [["10W", "9W"], ["5P", "5S", "9S"]]
+    assert data["okus"] == [1, 1] and data["okus_left"] == 0
+    assert data["claimed"] == [[], ["Rake"]] and data["scores"] == [7, 3]
+    # turns follow the seats: seat 1 plays next, and player 0 now sits there
+    assert state.current_player == 0 and data["decision"] == "turn"
+    assert legal(state) == {"card 7P", "card 8P"}
+    obs = CONVERGENCE.observation_layout.views(state.observation(0))
+    assert obs["converged"].tolist() == [1.0] and obs["hand"][[ACTIONS["card 7P"], ACTIONS["card 8P"]]].all()
+    assert CONVERGENCE.observation_size == GAME2.observation_size + 1
+
+
+def test_harmonic_convergence_with_three_players_each_takes_the_seat_on_his_left_and_play_goes_on():
+    game = IllimatGame(num_players=3, harmonic_convergence=True)
+    state = position(game, hands=[["2A", "3A"], ["5S", "2P", "3P", "6P"], ["7P", "8P", "9P"]], fields=THREE_UP,
+                     harvest=[["KA"], ["9S"], ["9W"]], okus=[0, 0, 1], claimed=[[], ["Rake"], []],
+                     scores=[1, 2, 3], round=1, current=1, deck=["7S", "8S", "2S", "10S", "JS"])
+    play(state, "card 5S", "field 0", "harvest", "card 5P", "done")
+    data = snap(state)
+    # new[p] = old[p + 1]: player 0 gets seat 1 (who played), 1 gets seat 2, 2 gets seat 0
+    assert data["hands"] == [["2P", "3P", "6P", "7S"], ["7P", "8P", "9P"], ["2A", "3A"]]
+    assert [sorted(h) for h in data["harvest"]] == [["5P", "5S", "9S"], ["9W"], ["KA"]]
+    assert data["okus"] == [1, 1, 0] and data["claimed"] == [["Rake"], [], []] and data["scores"] == [2, 3, 1]
+    # seat 2 is next: player 1 sits there now; then seat 0 (player 2), then seat 1 (player 0)
+    assert state.current_player == 1
+    play(state, "card 7P", "field 0", "sow")
+    assert state.current_player == 2
+    play(state, "card 2A", "field 0", "sow")
+    assert state.current_player == 0
+
+
+def test_harmonic_convergence_happens_only_the_first_time_and_only_with_the_flag():
+    # flag off: nothing moves, seat 1 plays next
+    state = play(three_up(GAME2), "card 5S", "field 0", "harvest", "card 5P", "done")
+    data = snap(state)
+    assert all(f["luminary"]["face_up"] for f in data["fields"]) and not data["converged"]
+    assert data["hands"] == [["2P", "3P", "6P", "7S"], ["7P", "8P"]] and data["scores"] == [3, 7]
+    assert state.current_player == 1
+    assert "converged" not in GAME2.observation_layout.slices
+    # it already happened (earlier in the match): 4 face up again changes nothing
+    state = play(three_up(CONVERGENCE, converged=True), "card 5S", "field 0", "harvest", "card 5P", "done")
+    data = snap(state)
+    assert data["converged"] and data["hands"] == [["2P", "3P", "6P", "7S"], ["7P", "8P"]]
+    assert data["scores"] == [3, 7] and state.current_player == 1
+    # 3 face up is not enough
+    fields = [dict(THREE_UP[0]), *THREE_UP[1:3], {"loose": ["4W"], "luminary": ("Newborn", False)}]
+    state = play(three_up(CONVERGENCE, fields=fields), "card 5S", "field 0", "harvest", "card 5P", "done")
+    assert not snap(state)["converged"] and state.current_player == 1
+
+
+def test_harmonic_convergence_after_the_newborns_opposite_reveal_but_not_for_a_discarded_river():
+    fields = [{"loose": ["5P"], "luminary": ("Newborn", False)}, {"loose": ["2W"], "luminary": ("River", True)},
+              {"loose": ["3W"], "luminary": ("Maiden", False)}, {"loose": ["4W"], "luminary": ("Union", True)}]
+    state = play(three_up(CONVERGENCE, fields=fields), "card 5S", "field 0", "harvest", "card 5P", "done")
+    data = snap(state)
+    assert data["fields"][2]["luminary"] == {"name": "Maiden", "face_up": True}
+    assert data["converged"] and data["scores"] == [7, 3] and state.current_player == 0
+    # the River turns face up but is discarded (no 3 more cards): never 4 face up at once
+    fields = [{"loose": ["5P"], "luminary": ("River", False)}, {"loose": ["2W"], "luminary": ("Maiden", True)},
+              *THREE_UP[2:]]
+    state = three_up(CONVERGENCE, fields=fields, deck=["7S", "8S", "2S", "10S"], rest=1)
+    play(state, "card 5S", "field 0", "harvest", "card 5P", "done")
+    data = snap(state)
+    assert data["luminaries_discarded"]["face_up"] == ["River"] and not data["converged"]
+
+
+def test_after_a_harmonic_convergence_the_deal_keeps_passing_left_by_seat():
+    game = IllimatGame(num_players=3, harmonic_convergence=True)
+    for converged, first in ((False, 1), (True, 0)):
+        state = position(game, hands=[["2P"], [], []], deck=[], rest=1, current=0, converged=converged)
+        play(state, "card 2P", "field 0", "sow")
+        data = snap(state)
+        # round 1 starts with seat 1, held by player 0 after the convergence: he gets 3 cards
+        assert data["round"] == 1 and state.current_player == first and data["converged"] == converged
+        assert [len(h) for h in data["hands"]] == [3 if p == first else 4 for p in range(3)]
+
+
+def test_harmonic_convergence_snapshots():
+    state = play(three_up(CONVERGENCE), "card 5S", "field 0", "harvest", "card 5P", "done")
+    data = json.loads(json.dumps(state.to_json()))
+    assert data["format"] == 2 and data["converged"] is True
+    copy = CONVERGENCE.state_from_json(data)
+    np.testing.assert_array_equal(copy.state_tensor(), state.state_tensor())
+    with pytest.raises(ValueError, match="converged must be true"):
+        CONVERGENCE.state_from_json({**data, "converged": False})
+    with pytest.raises(ValueError, match="without harmonic_convergence"):
+        GAME2.state_from_json(data)
+    env = card_envs.make("illimat_v0", harmonic_convergence=True)
+    assert env.unwrapped.game.config["harmonic_convergence"] is True
+    assert env.unwrapped.game.config["full_harvest"] is False
+
+
+def test_format_1_snapshots_are_still_read():
+    state = GAME2.new_state(np.random.default_rng(3))
+    data = json.loads(json.dumps(state.to_json()))
+    old = {k: v for k, v in data.items() if k != "converged"}
+    old["format"] = 1
+    old["move"] = {k: v for k, v in data["move"].items() if k != "full_harvest"}
+    copy = GAME2.state_from_json(old)
+    assert copy.to_json() == data
+    with pytest.raises(ValueError, match="unknown keys"):
+        GAME2.state_from_json({**old, "converged": False})  # format 1 has no such key
+    with pytest.raises(ValueError, match="format 3 is not supported"):
+        GAME2.state_from_json({**data, "format": 3})
+
+
+# the "Full Harvest": 9P 10P 8A KW AA in Summer field 0; the hand 2P JP KS AW totals 27 or 40
+FULL_FIELDS = [{"loose": ["9P", "10P", "8A", "KW", "AA"]}, {"loose": ["5W"]}, {"loose": ["JW", "8W"]}]
+FULL_HAND = ["2P", "JP", "KS", "AW"]
+
+
+def test_a_full_harvest_plays_the_whole_hand_as_one_card_of_their_total():
+    state = position(FULL, hands=[FULL_HAND, ["7P", "8P"]], fields=FULL_FIELDS)
+    assert legal(state) == {"card 2P", "card JP", "card KS", "card AW", "harvest"}
+    play(state, "harvest")
+    assert snap(state)["decision"] == "field" and legal(state) == {"field 0"}  # Autumn 5W: no 27 or 40
+    play(state, "field 0")
+    assert snap(state)["decision"] == "items" and snap(state)["move"]["value"] is None
+    # 27 = 9 + 10 + 8 = Fool(14) + 13, 40 = 9 + 10 + 8 + 13: taking 10P alone first cannot end well
+    assert legal(state) == {"card 9P", "card AA"}
+    play(state, "card 9P", "card 10P")
+    assert legal(state) == {"card AA", "card 8A"}
+    alone = play(state.clone(), "card 8A")
+    assert legal(alone) == {"card KW", "done"}  # 9 + 10 + 8 = 27, or 40 with the King
+    play(state, "card AA")
+    assert legal(state) == {"card 8A"}  # two groups of 27: Fool(14) + King and 9 + 10 + 8
+    play(state, "card 8A")
+    assert legal(state) == {"card KW"}
+    play(state, "card KW", "done")
+    data = snap(state)
+    assert sorted(data["harvest"][0]) == sorted(FULL_HAND + FULL_FIELDS[0]["loose"])
+    assert data["hands"][0] == [] and data["fields"][0]["loose"] == []
+    # face cards JP, KS, AW give spring, summer or winter: the player picks the one that sticks
+    assert data["decision"] == "season" and data["move"]["full_harvest"] == FULL_HAND
+    assert legal(state) == {"season spring", "season summer", "season winter"}
+    copy = FULL.state_from_json(json.loads(json.dumps(state.to_json())))
+    np.testing.assert_array_equal(copy.state_tensor(), state.state_tensor())
+    play(state, "season winter")  # then the draw-up and the clearing: okus and refill
+    data = snap(state)
+    assert seasons(state)[0] == "winter" and len(data["hands"][0]) == 4 and state.current_player == 1
+    assert len(data["fields"][0]["loose"]) == 3 and data["okus"] == [1, 0]
+
+
+def test_a_full_harvest_only_with_the_flag_four_cards_no_rake_owed_and_a_harvestable_field():
+    hands = [FULL_HAND, ["7P", "8P"]]
+    assert "harvest" not in legal(position(hands=hands, fields=FULL_FIELDS))  # flag off
+    assert "harvest" not in legal(position(FULL, hands=[FULL_HAND[:3], ["7P"]], fields=FULL_FIELDS))  # 3 cards
+    fields = [FULL_FIELDS[0], {"loose": ["5W"], "luminary": ("Rake", True)}]
+    state = position(FULL, hands=hands, fields=fields)
+    assert snap(state)["turn"]["rake_owed"] and "harvest" not in legal(state)
+    play(state, "rake sow", "card 2P")
+    assert "harvest" not in legal(state)  # 3 cards left
+    # Winter: no harvest, unless the Maiden is face up
+    assert "harvest" not in legal(position(FULL, hands=hands, fields=FULL_FIELDS, summer=2))
+    fields = [FULL_FIELDS[0], {"luminary": ("Maiden", True)}]
+    state = position(FULL, hands=hands, fields=fields, summer=2)
+    assert seasons(state)[0] == "winter" and "harvest" in legal(state)
+    # nothing totals 27 or 40 anywhere
+    assert "harvest" not in legal(position(FULL, hands=hands, fields=[{"loose": ["9P", "10P"]}]))
+
+
+
+def test_a_full_harvest_takes_a_multiple_stockpile_only_by_its_exact_value_and_rotates_by_its_faces():
+    # 2 + 3 + 4 + 5 = 14 takes a multiple stockpile of 14 (7 + 7, twice)
+    fields = [{"stockpiles": [(14, "multiple", ["7P", "7S", "7A", "7W"])], "loose": ["6P"]}]
+    state = position(FULL, hands=[["2S", "3S", "4S", "5S"], ["9W"]], fields=fields)
+    play(state, "harvest", "field 0")
+    assert legal(state) == {"card 7P"}  # the 6 is no group of 14
+    play(state, "card 7P", "done")
+    assert "7W" in snap(state)["harvest"][0] and seasons(state)[0] == "summer"  # no face card: no turn
+    # one season among the face cards (two Autumn ones): no decision. 11 + 12 + 2 + 3 = 28 = 1 + 13 + 14
+    state = position(FULL, hands=[["JA", "QA", "2S", "3S"], ["9W"]], fields=[{"loose": ["AP", "KP", "AW"]}])
+    play(state, "harvest", "field 0", "card AP", "card KP", "card AW", "done")
+    assert seasons(state)[0] == "autumn" and state.current_player == 1
+
+
+def test_a_full_harvest_with_a_stars_face_card_offers_every_season_and_the_forest_queen_stops_it():
+    game = IllimatGame(num_players=4, full_harvest=True)
+    fields = [{"loose": ["8P", "10P", "8A", "10W"]}]  # 11 + 2 + 3 + 2 = 18, twice
+    state = position(game, hands=[["J*", "2S", "3S", "2A"], ["9W"], ["9S"], ["9A"]], fields=fields)
+    play(state, "harvest", "field 0", "card 8P", "card 10P", "card 8A", "card 10W", "done")
+    assert legal(state) == {f"season {s}" for s in SEASON_NAMES}
+    play(state, "season autumn")
+    assert seasons(state)[0] == "autumn"
+    fields = [{"loose": ["8P", "10P"]}, {"luminary": ("Forest Queen", True)}]
+    state = position(game, hands=[["J*", "2S", "3S", "2A"], ["9W"], ["9S"], ["9A"]], fields=fields, summer=1)
+    play(state, "harvest", "field 0", "card 8P", "card 10P", "done")
+    assert state.current_player == 1 and seasons(state)[1] == "summer"
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["move"].update(full_harvest=["2P", "JP", "KS"]), "4 cards"),
+    (lambda d: d["move"].update(full_harvest=["2P", "JP", "KS", "7P"]), "whole hand"),
+    (lambda d: d["move"].update(card="2P"), "whole hand: move.card"),
+    (lambda d: d.update(decision="value"), "only at its field, items or season decision"),
+])
+def test_bad_full_harvest_snapshots_are_refused_clearly(change, message):
+    state = play(position(FULL, hands=[FULL_HAND, ["7P", "8P"]], fields=FULL_FIELDS), "harvest")
+    data = json.loads(json.dumps(state.to_json()))
+    assert data["move"]["full_harvest"] == FULL_HAND
+    FULL.state_from_json(json.loads(json.dumps(data)))
+    with pytest.raises(ValueError, match="without full_harvest"):
+        GAME2.state_from_json(data)
+    change(data)
+    with pytest.raises(ValueError, match=message):
+        FULL.state_from_json(data)
+
+
+def test_a_changeling_claim_after_this_turns_swap_survives_a_snapshot():
+    # (found by the convergence property test: the swap flag outlives her while her claim is pending)
+    fields = [{"loose": ["9W"]}, {"luminary": ("Changeling", True), "loose": ["5P"]}]
+    state = position(hands=[["2P", "2S", "7S", "8S"], ["7P"]], fields=fields)
+    play(state, "changeling swap", "card 2P", "card 5P", "card 2S", "field 1", "harvest", "card 2P", "done")
+    data = snap(state)
+    assert data["decision"] == "claim_give" and data["turn"]["swap_used"] and data["claimed"][0] == ["Changeling"]
+    copy = GAME2.state_from_json(json.loads(json.dumps(data)))
+    assert copy.legal_actions() == state.legal_actions()
+    np.testing.assert_array_equal(copy.state_tensor(), state.state_tensor())

@@ -63,10 +63,17 @@ Luminaries claimed this round wins Bumper Crop / Sunkissed, the one with the few
 Frostbit (without Luminaries: okus count); still tied, or a count of 0: nobody. The match ends
 after a round in which someone reached ``target_score`` (17), or after ``rounds`` rounds.
 
+Two optional rules of the rules file, both off by default: ``harmonic_convergence=True`` (the
+first time 4 Luminaries are face up at once, every player moves one seat left and leaves
+everything behind) and ``full_harvest=True`` (UNCONFIRMED: a harvest playing all 4 hand cards as
+one card of their total). See "Where we resolved the rulebook" for exactly what they do.
+
 ## Agents
 
 ``player_0 .. player_{n-1}``, n = ``num_players`` (2 by default, 3 or 4). Play goes in seat
-order; the dealer passes on each round (round r starts with seat ``r % n``). A player keeps
+order; the dealer passes on each round (round r starts with seat ``r % n``; ``(r - 1) % n`` after a
+Harmonic Convergence, whose seat moves are played out on the per-player state: see the
+resolutions). A player keeps
 ``agent_selection`` for every decision of his turn, including the claim decisions of a clearing
 at its end. Players with an empty hand are skipped.
 
@@ -81,7 +88,7 @@ ends without a legal answer).
 |---|---|
 | 0..64 | card ``c``: the hand card to play, sow, give or pair (Union), or the item to take or combine (a loose card, or a stockpile named by its key, lowest, card), or the board card to take in a swap |
 | 65..68 | field ``f`` |
-| 69, 70, 71 | sow, harvest, stockpile |
+| 69, 70, 71 | sow, harvest, stockpile (``harvest`` at the turn decision: a full harvest, with ``full_harvest=True``) |
 | 72..99 | value ``v = index - 71`` (1..28): a harvest's value when a Fool is played, a stockpile's value (the passive card's) |
 | 100..103 | season: spring, summer, autumn, winter |
 | 104 | done: end the turn, stop picking items, harvest without a Union partner, stop the Changeling claim's swaps |
@@ -92,7 +99,10 @@ Decisions (``decision`` names):
 
 1. ``turn``: a hand card to start the main play; ``rake sow`` (while owed); ``changeling swap``
    (once per turn, while she is face up with loose cards); ``done`` (after the main play and the
-   Rake sow). With one card and a Rake sow owed, that sow is the play.
+   Rake sow). With one card and a Rake sow owed, that sow is the play. With ``full_harvest=True``
+   also ``harvest``: a full harvest of the whole hand (4 cards, no Rake sow owed, and a field
+   where it takes something), then ``field`` (only such fields) and ``items`` directly: a full
+   harvest has no action or value decision.
 2. ``field``: where the main card goes; 3. ``action``: sow, harvest or stockpile (a sow is then
    complete);
 4. ``partner`` (harvest in the Union's field): a second hand card, or ``done`` for none;
@@ -100,7 +110,7 @@ Decisions (``decision`` names):
    the stockpile value T;
 6. ``items``: the items to take or combine, one at a time in ascending card order, then ``done``;
 7. ``season``: when a Stars face card was played (and the Forest Queen is not face up): the season
-   of its field;
+   of its field; after a full harvest whose face cards give different seasons: one of theirs;
 8. ``rake_card``: the card to sow into the Rake's field (its face card rotates as usual);
 9. ``swap_give`` / ``swap_take``: the Changeling swap's hand card, then the loose card of her field;
 10. ``claim_give`` / ``claim_take`` (Changeling claim): a hand card or ``done``, then any loose card
@@ -156,6 +166,11 @@ arrays):
 | `move_items` | (65,) | 1412..1476 | 1 at the cards of the items chosen so far (or swapped by a claim) |
 | `turn` | (3,) | 1477..1479 | 1 where: main play done, Rake sow owed, Changeling swap used this turn |
 
+With ``harmonic_convergence=True`` one more entry ends both the observation and the state
+vector: `converged` (1,), 1 once the Harmonic Convergence happened (it happens once a match at
+most), so observations have 1481, 1562, 1643 entries. A full harvest marks its 4 cards in `move_cards` (until its season decision is answered)
+and leaves `move_value` at 0.
+
 Everything on the board is public: loose cards, stockpiles (their cards, value and kind; cards of
 two stockpiles of equal value and kind in one field are told apart only by their key cards),
 seasons, face-up and claimed Luminaries, okus, harvest piles. The observation never holds another
@@ -194,13 +209,15 @@ at most 5 claim decisions.
 | ``target_score`` | 17 | the match ends after the round in which someone reaches it |
 | ``rounds`` | 20 | the most rounds an episode lasts (1: single-round episodes) |
 | ``reward`` | ``"win"`` | ``"win"`` or ``"score"`` (see Rewards) |
+| ``harmonic_convergence`` | False | True: the Harmonic Convergence (resolution 13) |
+| ``full_harvest`` | False | True: the "Full Harvest" (resolution 15, UNCONFIRMED) |
 
 Adapter arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``auto_forced``,
 ``render_seat``): see `card_envs.aec.CardGameEnv`.
 
 ## Snapshots
 
-``env.unwrapped.snapshot()`` returns ``{"env_id", "config", "state"}``; ``state`` (format 1) holds
+``env.unwrapped.snapshot()`` returns ``{"env_id", "config", "state"}``; ``state`` (format 2) holds
 ``game``, ``format``, ``num_players``, ``round`` (index), ``scores`` (match, per seat),
 ``chance_seed``, ``current_player``, ``decision`` (a name above, or ``"game_over"``), ``seasons``
 (per field), ``deck`` (next drawn first), ``hands``, ``known_hand_cards`` (hand cards taken from
@@ -209,11 +226,16 @@ the board in view of all), ``fields`` (per field: ``loose``, ``stockpiles`` as `
 ``under_children``), ``luminaries_unused`` (next dealt first), ``luminaries_discarded``
 (``{"face_down", "face_up"}``), ``okus_left``, ``okus``, ``claimed`` (Luminary names per seat),
 ``harvest`` and ``secret`` (per seat), ``turn`` (``main_done``, ``rake_owed``, ``swap_used``,
-``cleared_field``, ``okus_taken``) and ``move`` (``card``, ``field``, ``action``, ``partner``,
-``value``, ``items``, ``claim_given``, ``claim_taken``: the move so far). Cards are names like
-``"10S"``. ``env.reset(options={"state": snapshot})`` starts from it after checking it completely
-(every card once, every Luminary once, okus, stockpile totals, Illimat position, and that the
-pending decision fits the move and has a legal answer).
+``cleared_field``, ``okus_taken``), ``converged`` (whether the Harmonic Convergence happened) and
+``move`` (``card``, ``field``, ``action``, ``partner``, ``value``, ``items``, ``claim_given``,
+``claim_taken``, ``full_harvest``: the move so far; ``full_harvest`` lists a pending full
+harvest's 4 cards, else it is empty). Cards are names like ``"10S"``. ``env.reset(options={"state":
+snapshot})`` starts from it after checking it completely (every card once, every Luminary once,
+okus, stockpile totals, Illimat position, ``converged`` against the flag and the face-up
+Luminaries, and that the pending decision fits the move and has a legal answer). Format 1 (before
+the optional rules: no ``converged``, no ``move.full_harvest``) is still read by
+``game.state_from_json``, as ``converged`` false and no full harvest pending; the env refuses
+older env snapshots anyway, since their ``config`` lacks the two new arguments.
 
 Chance: round r is dealt (cards and Luminaries) from ``np.random.default_rng((chance_seed, r))``;
 ``chance_seed`` is drawn from the env's rng at reset. Every later chance event (draws, refills,
@@ -260,8 +282,53 @@ The numbers are those of the rules file's section 12.
 - Zero counts (11): a category whose highest count is 0 goes to nobody. Frostbit ties (12): the
   unique tied player with the fewest Luminaries (without Luminaries: okus) is penalised, else
   nobody.
-- Harmonic Convergence (13) and the "Full Harvest" (15) are not implemented (both off by default
-  in the rules file); the Audience promo and the expansions are out of scope.
+- Harmonic Convergence (13), ``harmonic_convergence=True`` (off by default). The rulebook: if 4
+  Luminaries are face up at once, every player moves one seat left and leaves his hand behind,
+  so hands and earlier scores change hands; the rules file: the seat's state stays with the seat
+  and the seat-to-agent mapping shifts one seat left. Direction: play passes to the left, so the
+  seat on player p's left is the next one to play, seat p + 1 (mod n); each player moves into it.
+  The engine knows only seats and the adapter maps agent p to seat p for ever, so the engine
+  moves the state instead of the players: player p takes over everything seat p + 1 owned, i.e.
+  every per-player list turns one step, ``new[p] = old[(p + 1) % n]``, for the hand (with its
+  known cards), the harvest pile (with its secret cards), the okus, the claimed Luminaries and
+  the match score. This is the same game: renaming the people at the table by ``p -> p + 1``
+  (where each one now sits) or renaming the seats' belongings by the inverse shift gives the same
+  pairs (person, belongings), and nothing else belongs to a seat (the board, the draw pile, the
+  Luminaries, the okus left and the Illimat are shared). Turn order stays with the seats: the
+  turn passes to the seat after the one that just played, which is now held by the player who
+  just played. The engine gets there by making player p - 1 the current player before passing
+  the turn on, so the player who triggered the convergence plays next, with the hand of the seat
+  on his left (with 2 players everything is swapped and he plays again), then the others in seat
+  order, skipping empty hands as usual. The dealer is a seat too and keeps passing left: round r
+  starts with seat r % n, held from then on by player (r - 1) % n. When: it is checked once a
+  clearing's reveal has resolved, the only moment a Luminary turns face up (the Newborn's
+  opposite reveal included; a River or Children discarded for a short draw pile does not count).
+  Only the first time in the match: ``converged`` (snapshot and observation) records it and the
+  rule never applies again, in this round or a later one (within one round it could not recur
+  anyway: no face-down Luminary is left to reveal). A snapshot with 4 face-up Luminaries must say
+  ``converged`` true. The observation is built from the position, so it does not remember the
+  hand a player left behind (an agent with memory may); the secret cards (the Children's) of the
+  harvest pile a player takes over are his to see from then on, like the hand he finds there.
+- "Full Harvest" (15), ``full_harvest=True`` (off by default; UNCONFIRMED: not in the rulebook, a
+  player cites it and ewilden's implementation allows it). A player holding 4 cards may, as his
+  main play, harvest by playing all 4 hand cards as one card whose value is their total (each
+  Fool 1 or 14, so a hand with k Fools has up to k + 1 totals, at most 56). Everything else is an
+  ordinary harvest: not in Winter unless the Maiden is face up; one or more disjoint groups of
+  items, each totalling the value (a multiple stockpile only alone and by exactly its value, so
+  only by a total of at most 14); the 4 cards and the items go to the harvest pile; the player
+  draws 4 and an emptied field is cleared. Not offered with fewer than 4 cards (the first
+  player's 3-card opening hand, the end of the round), nor while a Rake sow is owed: it would
+  leave no card for the sow, as for the Union's pair (9), so never while the Rake is face up.
+  Decisions: ``harvest`` at the turn decision, ``field`` (only fields where it takes
+  something), then ``items``, without action or value decisions: the items taken decide the
+  whole outcome, and an item is offered when the items so far plus it can still be split into
+  groups that all total one of the hand's totals (this also keeps one path per move, and needs no
+  value action above 28). Rotation: the 4 cards are played at once, so the player orders his face
+  cards and the last one sticks (as in 4): when they give more than one season (or hold a Stars
+  face card) a ``season`` decision offers exactly those seasons (any, with a Stars face card);
+  with one season the field takes it. A full harvest in the Union's field is still 4 cards as
+  one; the Union's two-card harvest is unchanged.
+- The Audience promo and the expansions are out of scope.
 - Winner (14): the highest match score wins, an exact tie is a draw; the dealer passes left.
   The ``rounds`` cap (our addition, so every episode ends) ends the match like reaching the target.
 - First player (16): he starts with 3 cards and draws after his play, like everybody.
@@ -279,7 +346,9 @@ The numbers are those of the rules file's section 12.
 
 ## Version history
 
-- v0: first release.
+- v0: first release. Later, same id and default behaviour: the optional ``harmonic_convergence``
+  and ``full_harvest`` arguments (off by default, both in ``game.config``); snapshot format 2
+  (``converged``, ``move.full_harvest``; format 1 is still read).
 """
 
 from card_envs.games.illimat.rules import IllimatGame, IllimatState

@@ -35,7 +35,8 @@ def render_text(state: IllimatState, viewer: int | None) -> str:
                 f"({DECISION_NAMES[state.decision]} decision) | scores: {scores}")
     lines = [f"Illimat | {head}",
              f"  draw pile {len(state.deck)}" + (f": {_cards(reversed(state.deck))}" if everything else "")
-             + f" | okus on the Illimat {state.okus_left}"]
+             + f" | okus on the Illimat {state.okus_left}"
+             + (" | Harmonic Convergence happened" if state.converged else "")]
     for f in range(NUM_FIELDS):
         L = state.lum[f]
         if L == NO_LUMINARY:
@@ -85,6 +86,8 @@ def _move_text(state: IllimatState) -> str:
         parts.append("Changeling swap used")
     if state.m_card >= 0:
         parts.append(f"card {cnames([state.m_card])[0]}")
+    if state.m_full:
+        parts.append(f"full harvest {_cards(state.m_full)}")
     if state.m_partner >= 0:
         parts.append(f"with {cnames([state.m_partner])[0]} (Union)")
     if state.m_field >= 0:

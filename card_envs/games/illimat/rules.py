@@ -37,7 +37,9 @@ RING = (SUMMER, AUTUMN, WINTER, SPRING)  # season of field f = RING[(f - summer_
 RING_POS = tuple(RING.index(s) for s in range(4))
 HAND_SIZE = 4
 MAX_STOCKPILE = 14
-MAX_VALUE = 28  # a harvest with the Union: two Fools as 14 each
+MAX_VALUE = 28  # a harvest with the Union: two Fools as 14 each (a full harvest's value is never asked)
+SUM_MASK = 0x3FFFFFFF  # field sums kept in the bitmasks: 0..29 (every value a card, a pair or a stockpile asks)
+WIDE_SUM_MASK = (1 << 57) - 1  # with full_harvest=True: 0..56 (four Fools as 14 each)
 FACE = tuple(RANK[c] in (1, 11, 12, 13) for c in range(NUM_CARDS))
 IS_FOOL = tuple(RANK[c] == 1 for c in range(NUM_CARDS))
 ACTIVE_VALUE = tuple(RANK[c] for c in range(NUM_CARDS))  # an active (stockpiled) Fool counts 1
@@ -92,6 +94,24 @@ def describe_action(action: int) -> str:
     if action < DONE:
         return f"season {SEASON_NAMES[action - SEASON0]}"
     return {DONE: "done", RAKE_SOW: "rake sow", SWAP: "changeling swap"}[action]
+
+
+def full_totals(cards) -> tuple[int, ...]:
+    """The values a full harvest of `cards` may take: their total, each Fool 1 or 14."""
+    totals = {0}
+    for c in cards:
+        totals = {t + v for t in totals for v in HARVEST_VALUES[c]}
+    return tuple(sorted(totals))
+
+
+def face_seasons(cards) -> int:
+    """Bitmask of the seasons the face cards among `cards` may give their field (a Stars face
+    card: any)."""
+    mask = 0
+    for c in cards:
+        if FACE[c]:
+            mask |= 15 if SUIT[c] == STARS else 1 << SUIT[c]
+    return mask
 
 
 def season_of(field: int, summer: int) -> int:
@@ -170,7 +190,10 @@ def _cover(by_bit: list[list[int]], required: int, allowed: int) -> bool:
 
 
 # ----- layouts --------------------------------------------------------------------------------
-def state_layout(n: int) -> Layout:
+CONVERGED_PIECE = Piece("converged", (1,), "1 once the Harmonic Convergence happened (only with harmonic_convergence)")
+
+
+def state_layout(n: int, convergence: bool = False) -> Layout:
     """Full information, absolute seats. Also the store observations are gathered from."""
     return Layout([
         Piece("hands", (n, NUM_CARDS), "1 where the card is in that seat's hand"),
@@ -207,10 +230,10 @@ def state_layout(n: int) -> Layout:
         Piece("move_value", (1,), "value chosen in the pending move / 28"),
         Piece("move_items", (NUM_CARDS,), "1 at the cards of the items chosen so far (or swapped by a claim)"),
         Piece("turn", (3,), "1 where: main play done, Rake sow owed, Changeling swap used this turn"),
-    ])
+    ] + ([CONVERGED_PIECE] if convergence else []))
 
 
-def observation_layout(n: int) -> Layout:
+def observation_layout(n: int, convergence: bool = False) -> Layout:
     """What one seat sees; seats are relative (0 = the observer, 1 = next to play, ...)."""
     return Layout([
         Piece("hand", (NUM_CARDS,), "1 where the card is in the observer's hand"),
@@ -242,7 +265,7 @@ def observation_layout(n: int) -> Layout:
         Piece("move_value", (1,), "value chosen in the pending move / 28"),
         Piece("move_items", (NUM_CARDS,), "1 at the cards of the items chosen so far (or swapped by a claim)"),
         Piece("turn", (3,), "1 where: main play done, Rake sow owed, Changeling swap used this turn"),
-    ])
+    ] + ([CONVERGED_PIECE] if convergence else []))
 
 
 _SHARED = ("loose", "stockpiled", "single_key", "multiple_key", "seasons", "luminary_up", "luminary_down",
@@ -261,6 +284,8 @@ def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
                   store.index("unseen")[seat], store.index("hand_sizes")[order], store.index("scores")[order],
                   store.index("round"), store.index("to_move")[order]]
         parts += [store.index(name).ravel() for name in _TAIL]
+        if "converged" in store.slices:
+            parts.append(store.index("converged"))
         gathers.append(np.concatenate(parts).astype(np.intp))
     return gathers
 
@@ -269,13 +294,15 @@ def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
 class IllimatGame(Game):
     name = "illimat"
     version = 0
-    snapshot_format = 1
+    snapshot_format = 2  # 1: before the optional rules (still read, see _state_from_json)
 
     def __init__(self, num_players: int = 2, luminaries: bool = True, stars_always: bool = False,
-                 target_score: int = 17, rounds: int = 20, reward: str = "win"):
+                 target_score: int = 17, rounds: int = 20, reward: str = "win",
+                 harmonic_convergence: bool = False, full_harvest: bool = False):
         if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
             raise ValueError(f"num_players={num_players!r} is not supported; use 2 (default), 3 or 4")
-        for arg, value in (("luminaries", luminaries), ("stars_always", stars_always)):
+        for arg, value in (("luminaries", luminaries), ("stars_always", stars_always),
+                           ("harmonic_convergence", harmonic_convergence), ("full_harvest", full_harvest)):
             if not isinstance(value, bool):
                 raise ValueError(f"{arg}={value!r} must be True or False")
         if not isinstance(target_score, int) or isinstance(target_score, bool) or not 1 <= target_score <= 100:
@@ -286,10 +313,12 @@ class IllimatGame(Game):
         self.luminaries, self.stars_always = luminaries, stars_always
         self.target_score, self.rounds = target_score, rounds
         self.reward = check_reward_mode(reward)
+        self.harmonic_convergence, self.full_harvest = harmonic_convergence, full_harvest
+        self.sum_mask = WIDE_SUM_MASK if full_harvest else SUM_MASK
         self.deck_cards = NUM_CARDS if (stars_always or n == 4) else 52
         self.num_actions = NUM_ACTIONS
-        self.state_layout = state_layout(n)
-        self.observation_layout = observation_layout(n)
+        self.state_layout = state_layout(n, harmonic_convergence)
+        self.observation_layout = observation_layout(n, harmonic_convergence)
         # Decisions per round: at most 14 per turn plus one per item picked, at most (deck - 12)
         # turns, at most 2 * deck items picked, at most 5 claim decisions (package docstring).
         d = self.deck_cards
@@ -310,7 +339,8 @@ class IllimatGame(Game):
     def config(self) -> dict[str, Any]:
         return {"num_players": self.num_players, "luminaries": self.luminaries,
                 "stars_always": self.stars_always, "target_score": self.target_score,
-                "rounds": self.rounds, "reward": self.reward}
+                "rounds": self.rounds, "reward": self.reward,
+                "harmonic_convergence": self.harmonic_convergence, "full_harvest": self.full_harvest}
 
     def new_state(self, rng: np.random.Generator) -> "IllimatState":
         state = IllimatState(self)
@@ -363,6 +393,7 @@ class IllimatState(State):
         self.secret: list[list[int]] = [[] for _ in range(n)]  # subset of harvest, hidden from others
         self.hcounts: list[list[int]] = [[0] * 6 for _ in range(n)]  # derived: see _count_harvest
         self.decision = TURN
+        self.converged = False  # the Harmonic Convergence happened (once a match at most)
         # turn flags
         self.main_done = False
         self.rake_owed = False
@@ -376,6 +407,7 @@ class IllimatState(State):
         self.m_partner = -1  # Union partner
         self.m_value = 0  # harvest value or stockpile value
         self.m_items: list[int] = []  # key cards of the items chosen (ascending)
+        self.m_full: list[int] = []  # a full harvest's cards (the whole hand), through its season decision
         self.c_given: list[int] = []  # Changeling claim: cards given to the board
         self.c_taken: list[int] = []  # and taken from it
         self.features = np.zeros(game.state_layout.size, dtype=np.float32)
@@ -444,6 +476,7 @@ class IllimatState(State):
         stockpiles), as bitmasks: bit v set when v can be made."""
         s = self._sums[f]
         if s is None:
+            mask = self.game.sum_mask
             reach = multi = 0
             for c in self.loose[f]:
                 if IS_FOOL[c]:
@@ -451,13 +484,13 @@ class IllimatState(State):
                 else:
                     v = RANK[c]
                     reach |= (reach << v) | (1 << v)
-                reach &= 0x3FFFFFFF
+                reach &= mask
             for pile in self.piles[f]:
                 if pile[2]:
                     multi |= 1 << pile[1]
                 else:
                     v = pile[1]
-                    reach |= ((reach << v) | (1 << v)) & 0x3FFFFFFF
+                    reach |= ((reach << v) | (1 << v)) & mask
             s = self._sums[f] = (reach, multi)
         return s
 
@@ -496,6 +529,18 @@ class IllimatState(State):
     def _harvest_allowed(self, f: int) -> bool:
         return self.season(f) != WINTER or self.face_up_field(MAIDEN) >= 0
 
+    def _full_fields(self, cards) -> list[int]:
+        """The fields where a full harvest of `cards` (the whole hand) takes something."""
+        totals = full_totals(cards)
+        out = []
+        for f in range(NUM_FIELDS):
+            if self._harvest_allowed(f):
+                reach, multi = self._field_sums(f)
+                bits = reach | multi
+                if any(bits >> t & 1 for t in totals):
+                    out.append(f)
+        return out
+
     def _swap_available(self) -> bool:
         if self.swap_used or not self.hands[self.current_player]:
             return False
@@ -510,6 +555,10 @@ class IllimatState(State):
             legal = []
             if not self.main_done and not (self.rake_owed and len(hand) == 1):
                 legal += hand  # every card can at least be sown (only one field is Autumn)
+                # a full harvest plays the whole hand: never while a Rake sow is owed (no card left)
+                if self.game.full_harvest and len(hand) == HAND_SIZE and not self.rake_owed \
+                        and self._full_fields(hand):
+                    legal.append(HARVEST)
             if self.main_done and not self.rake_owed:
                 legal.append(DONE)
             if self.rake_owed:
@@ -518,6 +567,8 @@ class IllimatState(State):
                 legal.append(SWAP)
             return legal
         if d == FIELD:
+            if self.m_full:
+                return [FIELD0 + f for f in self._full_fields(self.m_full)]
             c = self.m_card
             legal = []
             for f in range(NUM_FIELDS):
@@ -558,6 +609,9 @@ class IllimatState(State):
         if d == ITEMS:
             return self._items_legal()
         if d == SEASON or d == CLAIM_SEASON:
+            if self.m_full:  # a full harvest's face cards: the season of one of them
+                seasons = face_seasons(self.m_full)
+                return [SEASON0 + s for s in range(4) if seasons >> s & 1]
             return list(SEASON_ACTIONS)
         if d == RAKE_CARD or d == SWAP_GIVE:
             return hand[:]
@@ -590,7 +644,43 @@ class IllimatState(State):
                                {k: i for i, k in enumerate(keys)})
         return ctx
 
+    def _full_items_context(self):
+        ctx = self._ctx
+        if ctx is None:
+            items = self.items(self.m_field)
+            keys = [it[0] for it in items]
+            codes = tuple(it[1] for it in items)
+            reach, multi = self._field_sums(self.m_field)
+            bits = reach | multi
+            by_bits = [groups_totalling(t, codes, 0)[1] for t in full_totals(self.m_full) if bits >> t & 1]
+            ctx = self._ctx = (keys, by_bits, (1 << len(keys)) - 1, {k: i for i, k in enumerate(keys)})
+        return ctx
+
+    def _full_items_legal(self) -> list[int]:
+        """The items of a full harvest: the value is not asked, since the items taken decide
+        everything; an item is offered when the items so far plus it can still be covered by
+        groups that all total one of the hand's possible totals."""
+        keys, by_bits, every, index = self._full_items_context()
+        chosen = 0
+        last = -1
+        for k in self.m_items:
+            i = index[k]
+            chosen |= 1 << i
+            last = i
+        legal = []
+        for i in range(last + 1, len(keys)):
+            bit = 1 << i
+            required = chosen | bit
+            allowed = required | (every & ~((bit << 1) - 1))
+            if any(_cover(by_bit, required, allowed) for by_bit in by_bits):
+                legal.append(keys[i])
+        if chosen and any(_cover(by_bit, chosen, chosen) for by_bit in by_bits):
+            legal.append(DONE)
+        return legal
+
     def _items_legal(self) -> list[int]:
+        if self.m_full:
+            return self._full_items_legal()
         keys, by_bit, every, act, index = self._items_context()
         chosen = 0
         last = -1
@@ -664,6 +754,12 @@ class IllimatState(State):
         if action < FIELD0:
             self._set_move_card(action)
             self._set_decision(FIELD)
+        elif action == HARVEST:  # a full harvest: the whole hand
+            self.m_full = self.hands[self.current_player][:]
+            o = self.game.off["move_cards"]
+            for c in self.m_full:
+                self.features[o + c] = 1
+            self._set_decision(FIELD)
         elif action == RAKE_SOW:
             self._set_decision(RAKE_CARD)
         elif action == SWAP:
@@ -674,6 +770,12 @@ class IllimatState(State):
     def _set_field(self, f: int) -> None:
         self.m_field = f
         self.features[self.game.off["move_field"] + f] = 1
+        if self.m_full:  # a full harvest is a harvest: its items come next
+            self.m_action = HARVEST
+            self.features[self.game.off["move_action"] + HARVEST - SOW] = 1
+            self._ctx = None
+            self._set_decision(ITEMS)
+            return
         self._set_decision(ACTION)
 
     def _choose_action(self, action: int) -> None:
@@ -742,7 +844,10 @@ class IllimatState(State):
             taken.extend(pile[3])
         c = self.m_card
         if self.m_action == HARVEST:
-            played = (c,) if self.m_partner < 0 else (c, self.m_partner)
+            if self.m_full:
+                played = tuple(self.m_full)
+            else:
+                played = (c,) if self.m_partner < 0 else (c, self.m_partner)
             for card in played:
                 self._from_hand(card)
                 self._add_harvest(p, card, False)
@@ -775,6 +880,23 @@ class IllimatState(State):
         """Rotate for the last face card played into f; True when the player picks the season."""
         faces = [c for c in played if FACE[c]]
         if not faces or self.face_up_field(FOREST_QUEEN) >= 0:
+            return False
+        if self.m_full:
+            # a full harvest plays its cards at once: the player orders its face cards (the last
+            # one sticks), i.e. chooses among their seasons (any season for a Stars face card)
+            seasons = face_seasons(faces)
+            if seasons & (seasons - 1):
+                full = self.m_full
+                self._clear_move()
+                self.m_full = full
+                o = self.game.off["move_cards"]
+                for c in full:
+                    self.features[o + c] = 1
+                self.m_field = f
+                self.features[self.game.off["move_field"] + f] = 1
+                self._set_decision(SEASON)
+                return True
+            self._set_season(f, seasons.bit_length() - 1)
             return False
         last = faces[-1]  # with two face cards (Union) the last rotation is the one that sticks
         if SUIT[last] == STARS:
@@ -908,6 +1030,8 @@ class IllimatState(State):
                 self._deal_loose(F, 3)
                 if face_down:
                     self._reveal(F)
+                    if self.game.harmonic_convergence and not self.converged and all(self.lum_up):
+                        self._converge()
             elif face_down:
                 self._set_luminary(F, NO_LUMINARY, False)
                 self.discarded_down.append(L)
@@ -949,6 +1073,27 @@ class IllimatState(State):
                 return
             self._deal_loose(O, 3)
             self._reveal(O)
+
+    def _converge(self) -> None:
+        """Harmonic Convergence (4 Luminaries face up, the first time in the match): every player
+        moves one seat left, to the seat that plays after his, and leaves everything behind. The
+        engine's seats are the agents, so the per-player state turns instead: player p now owns
+        what seat p + 1 owned (hand, known hand cards, harvest pile and its secret cards, okus,
+        claimed Luminaries, match score). Play goes on in seat order with the seat after the one
+        that just played, and that seat is now held by the player who just played: the current
+        player becomes the one before him, so that the turn passes to him."""
+        n = self.game.num_players
+
+        def left(xs: list) -> list:
+            return xs[1:] + xs[:1]
+
+        self.hands, self.known = left(self.hands), left(self.known)
+        self.harvest, self.secret = left(self.harvest), left(self.secret)
+        self.okus, self.claimed = left(self.okus), left(self.claimed)
+        self.match_scores = left(self.match_scores)
+        self.current_player = (self.current_player - 1) % n
+        self.converged = True
+        self._rebuild_features()
 
     def _next_turn(self) -> None:
         n = self.game.num_players
@@ -1027,7 +1172,9 @@ class IllimatState(State):
         deck = rng.permutation(g.deck_cards).tolist()
         lums = rng.permutation(NUM_LUMINARIES).tolist() if g.luminaries else []
         self.round = round_index
-        first = round_index % n  # the dealer passes left each round; the player on his left starts
+        # the dealer passes left each round and the player on his left starts: seat r % n, which
+        # after a Harmonic Convergence is held by player (r - 1) % n
+        first = (round_index - self.converged) % n
         self.loose = [sorted(deck.pop() for _ in range(3)) for _ in range(NUM_FIELDS)]
         self.piles = [[] for _ in range(NUM_FIELDS)]
         self.hands = [sorted(deck.pop() for _ in range(3 if p == first else HAND_SIZE)) for p in range(n)]
@@ -1200,6 +1347,7 @@ class IllimatState(State):
         self.m_card = self.m_field = self.m_action = self.m_partner = -1
         self.m_value = 0
         self.m_items = []
+        self.m_full = []
         self._ctx = None
 
     def _clear_move(self) -> None:
@@ -1215,6 +1363,9 @@ class IllimatState(State):
         f[o["move_value"]] = 0
         if self.m_items:
             f[o["move_items"]:o["move_items"] + NUM_CARDS] = 0
+        if self.m_full:
+            for c in self.m_full:
+                f[o["move_cards"] + c] = 0
         self._clear_move_fields()
 
     # ----- full rebuild of the feature store ----------------------------------------------
@@ -1272,6 +1423,8 @@ class IllimatState(State):
         span = g.score_high - g.score_low
         v["scores"][:] = [(s - g.score_low) / span for s in self.match_scores]
         v["round"][0] = min(self.round, g.rounds) / g.rounds
+        if g.harmonic_convergence:
+            v["converged"][0] = self.converged
         if self.decision == OVER:
             return
         v["to_move"][self.current_player] = 1
@@ -1279,6 +1432,7 @@ class IllimatState(State):
         for c in (self.m_card, self.m_partner):
             if c >= 0:
                 v["move_cards"][c] = 1
+        v["move_cards"][self.m_full] = 1
         if self.m_field >= 0:
             v["move_field"][self.m_field] = 1
         if self.m_action >= 0:
@@ -1312,6 +1466,7 @@ class IllimatState(State):
         c.secret = [x[:] for x in self.secret]
         c.hcounts = [x[:] for x in self.hcounts]
         c.m_items = self.m_items[:]
+        c.m_full = self.m_full[:]
         c.c_given, c.c_taken = self.c_given[:], self.c_taken[:]
         c.features = self.features.copy()
         c._sums = self._sums[:]
@@ -1323,8 +1478,9 @@ class IllimatState(State):
         secret harvested cards, the face-down and unused Luminaries, and the seed of later rounds.
 
         While the seat to move is inside a move that rests on its hand (a card chosen to play or
-        give, and what the rest of the move may need: a passive card, a Union partner), its hand
-        is kept: the move so far is public, and nobody else decides before it ends.
+        give, and what the rest of the move may need: a passive card, a Union partner; a full
+        harvest's whole hand), its hand is kept: the move so far is public, and nobody else
+        decides before it ends.
 
         The implicit announcement of a stockpile's passive card (a card of that value was in the
         stockpiler's hand) is not used: like any inference from another player's choices."""
@@ -1372,12 +1528,14 @@ class IllimatState(State):
 
 
 # ----- snapshots ------------------------------------------------------------------------------
-SNAPSHOT_KEYS = ("game", "format", "num_players", "round", "scores", "chance_seed", "current_player",
-                 "decision", "seasons", "deck", "hands", "known_hand_cards", "fields", "luminaries_unused",
-                 "luminaries_discarded", "okus_left", "okus", "claimed", "harvest", "secret", "turn", "move")
+SNAPSHOT_KEYS_V1 = ("game", "format", "num_players", "round", "scores", "chance_seed", "current_player",
+                    "decision", "seasons", "deck", "hands", "known_hand_cards", "fields", "luminaries_unused",
+                    "luminaries_discarded", "okus_left", "okus", "claimed", "harvest", "secret", "turn", "move")
+SNAPSHOT_KEYS = SNAPSHOT_KEYS_V1 + ("converged",)  # format 2
 FIELD_KEYS = ("loose", "stockpiles", "luminary", "under_children")
 TURN_KEYS = ("main_done", "rake_owed", "swap_used", "cleared_field", "okus_taken")
-MOVE_KEYS = ("card", "field", "action", "partner", "value", "items", "claim_given", "claim_taken")
+MOVE_KEYS_V1 = ("card", "field", "action", "partner", "value", "items", "claim_given", "claim_taken")
+MOVE_KEYS = MOVE_KEYS_V1 + ("full_harvest",)  # format 2
 
 
 def _state_to_json(s: IllimatState) -> dict[str, Any]:
@@ -1415,6 +1573,7 @@ def _state_to_json(s: IllimatState) -> dict[str, Any]:
         "secret": [cnames(h) for h in s.secret],
         "turn": {"main_done": s.main_done, "rake_owed": s.rake_owed, "swap_used": s.swap_used,
                  "cleared_field": None if s.cleared < 0 else s.cleared, "okus_taken": s.okus_taken},
+        "converged": s.converged,
         "move": {
             "card": None if s.m_card < 0 else cname(s.m_card),
             "field": None if s.m_field < 0 else s.m_field,
@@ -1424,6 +1583,7 @@ def _state_to_json(s: IllimatState) -> dict[str, Any]:
             "items": cnames(s.m_items),
             "claim_given": cnames(s.c_given),
             "claim_taken": cnames(s.c_taken),
+            "full_harvest": cnames(s.m_full),
         },
     }
 
@@ -1477,12 +1637,18 @@ def _luminary(name: Any, what: str) -> int:
 
 
 def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
-    """Validate a snapshot completely before building a state from it."""
-    data = _keys(data, SNAPSHOT_KEYS, "the snapshot")
+    """Validate a snapshot completely before building a state from it.
+
+    Format 1 (before the optional rules) is read too: it lacks ``converged`` (false) and
+    ``move.full_harvest`` (none pending)."""
+    if not isinstance(data, dict):
+        _keys(data, SNAPSHOT_KEYS, "the snapshot")  # refuses it
+    fmt = data.get("format")
+    if fmt not in (1, 2) or type(fmt) is not int:
+        raise ValueError(f"snapshot format {fmt!r} is not supported; expected {game.snapshot_format} (or 1)")
+    data = _keys(data, SNAPSHOT_KEYS if fmt == 2 else SNAPSHOT_KEYS_V1, "the snapshot")
     if data["game"] != game.name:
         raise ValueError(f"snapshot is for game {data['game']!r}, not {game.name!r}")
-    if data["format"] != game.snapshot_format:
-        raise ValueError(f"snapshot format {data['format']!r} is not supported; expected {game.snapshot_format}")
     n = game.num_players
     if data["num_players"] != n:
         raise ValueError(f"snapshot has num_players={data['num_players']!r} but this env has {n}")
@@ -1584,9 +1750,16 @@ def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
     s.cleared = -1 if turn["cleared_field"] is None else _int(turn["cleared_field"], 0, 3, "turn.cleared_field")
     if s.rake_owed and s.face_up_field(RAKE) < 0:
         raise ValueError("turn.rake_owed is true but the Rake is not face up")
-    if s.swap_used and s.face_up_field(CHANGELING) < 0:
+    if s.swap_used and s.face_up_field(CHANGELING) < 0 and not (
+            s.decision in (CLAIM_GIVE, CLAIM_TAKE) and CHANGELING in s.claimed[s.current_player]):
+        # (a swap, then a harvest that cleared her field: her claim may be pending)
         raise ValueError("turn.swap_used is true but the Changeling is not face up")
-    move = _keys(data["move"], MOVE_KEYS, "move")
+    s.converged = _bool(data["converged"], "converged") if fmt == 2 else False
+    if s.converged and not game.harmonic_convergence:
+        raise ValueError("converged is true but this env plays without harmonic_convergence")
+    if game.harmonic_convergence and all(s.lum_up) and not s.converged:
+        raise ValueError("4 Luminaries are face up: the Harmonic Convergence has happened (converged must be true)")
+    move = _keys(data["move"], MOVE_KEYS if fmt == 2 else MOVE_KEYS_V1, "move")
     s.m_card = -1 if move["card"] is None else _card(move["card"], "move.card")
     s.m_field = -1 if move["field"] is None else _int(move["field"], 0, 3, "move.field")
     if move["action"] is not None and move["action"] not in PLAY_NAMES:
@@ -1597,6 +1770,8 @@ def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
     s.m_items = _cards(move["items"], "move.items")
     s.c_given = _cards(move["claim_given"], "move.claim_given")
     s.c_taken = _cards(move["claim_taken"], "move.claim_taken")
+    s.m_full = _cards(move["full_harvest"], "move.full_harvest") if fmt == 2 else []
+    _check_full_harvest(s)
     _check_move(s)
     s._rebuild_features()
     if s.decision != OVER and not s.legal_actions():
@@ -1621,6 +1796,34 @@ def _pile_total_ok(cards: tuple[int, ...], value: int, multiple: bool) -> bool:
     return value in totals
 
 
+def _check_full_harvest(s: IllimatState) -> None:
+    """A pending full harvest: the whole hand at its field and items decisions, the cards played
+    at its season decision."""
+    full, d, p = s.m_full, s.decision, s.current_player
+    if not full:
+        return
+    if not s.game.full_harvest:
+        raise ValueError("move.full_harvest is set but this env plays without full_harvest")
+    if d not in (FIELD, ITEMS, SEASON) or len(full) != HAND_SIZE or len(set(full)) != HAND_SIZE:
+        raise ValueError(f"move.full_harvest lists the {HAND_SIZE} cards of a full harvest, only at its field, "
+                         "items or season decision")
+    if s.m_card >= 0 or s.m_partner >= 0 or s.m_value:
+        raise ValueError("a full harvest plays the whole hand: move.card, move.partner and move.value are null")
+    if d == SEASON:
+        if not set(full) <= set(s.harvest[p]) or not s.main_done:
+            raise ValueError("at a full harvest's season decision its cards are in the current player's harvest")
+        seasons = face_seasons(full)
+        if not seasons & (seasons - 1) or s.face_up_field(FOREST_QUEEN) >= 0:
+            raise ValueError("a full harvest's season decision is pending only when its face cards give a choice "
+                             "of seasons (and the Forest Queen is not face up)")
+    else:
+        if sorted(full) != s.hands[p] or s.main_done or s.rake_owed:
+            raise ValueError("a pending full harvest plays the current player's whole hand of 4 cards, as his "
+                             "main play, with no Rake sow owed")
+        if (s.m_action >= 0) != (d == ITEMS) or s.m_action not in (-1, HARVEST):
+            raise ValueError("a full harvest's action is harvest, chosen with its field")
+
+
 def _check_move(s: IllimatState) -> None:
     """The pending decision and the move chosen so far must fit together."""
     d, p = s.decision, s.current_player
@@ -1632,6 +1835,8 @@ def _check_move(s: IllimatState) -> None:
         SWAP_GIVE: (False, False, False, False), SWAP_TAKE: (True, False, False, False),
         CLAIM_GIVE: (False, False, False, False), CLAIM_TAKE: (True, False, False, False),
         CLAIM_SEASON: (False, True, False, False), OVER: (False, False, False, False)}[d]
+    if s.m_full and d in (FIELD, ITEMS):  # a full harvest: its cards stand for the card, its value is not asked
+        needs = (False, needs[1], needs[2], False)
     have = (s.m_card >= 0, s.m_field >= 0, s.m_action >= 0, s.m_value > 0)
     if have != needs:
         raise ValueError(f"move {_describe_have(have)} does not fit the pending {DECISION_NAMES[d]} decision, which "
