@@ -1,28 +1,122 @@
-"""Agents behind one `Policy` interface: random, scripted per game (and later search, neural)."""
+"""Agents behind one `Policy` interface: random, greedy, scripted per game, search, neural.
+
+``make_policy(spec, game)`` builds any of them from a name:
+
+| spec | policy |
+|---|---|
+| ``random`` | uniformly random legal action (`agents.policy.RandomPolicy`) |
+| ``greedy`` | best immediate score margin after the move (`agents.greedy.GreedyPolicy`) |
+| ``heuristic`` | the game's scripted agent (`SCRIPTED`) |
+| ``ismcts`` / ``ismcts:iterations=200,exploration=0.7,rollout_depth=20`` | information-set MCTS (`agents.ismcts.ISMCTS`) |
+| a path ending in ``.pt`` | a trained checkpoint (`agents.neural.NeuralPolicy`), checked against the game |
+
+``greedy`` and ``ismcts`` are search policies (``needs_state = True``): match runners give them
+the position through `agents.ismcts.SearchPolicy.act_state`, which lets them see determinizations
+only.
+"""
 
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
+from typing import Any
 
+from agents.ismcts import SearchPolicy
 from agents.policy import Policy, RandomPolicy
 from card_envs.core.game import Game
 
-__all__ = ["Policy", "RandomPolicy", "make_policy", "policy_names"]
+__all__ = ["Policy", "RandomPolicy", "SearchPolicy", "baseline_names", "make_policy", "parse_spec", "policy_names"]
 
 # game name -> "module:Class" of its scripted agent, constructed with the Game.
 SCRIPTED = {"three_piles": "agents.three_piles:ThreePilesHeuristic", "piles": "agents.piles:PilesHeuristic",
             "illimat": "agents.illimat:IllimatHeuristic"}
 
+# name -> (module:Class constructed with (game, **options), {option: type}) for the search baselines.
+SEARCH = {
+    "greedy": ("agents.greedy:GreedyPolicy", {}),
+    "ismcts": ("agents.ismcts:ISMCTS", {"iterations": int, "exploration": float, "rollout_depth": int}),
+}
+
 
 def policy_names(game: Game) -> list[str]:
+    """The baselines that act in batches from observations (cheap enough for training's periodic
+    evaluation): ``random`` and, where the game has one, ``heuristic``."""
     return ["random"] + (["heuristic"] if game.name in SCRIPTED else [])
 
 
+def baseline_names(game: Game) -> list[str]:
+    """Every baseline for ``game``, in order of strength as usually measured: random, greedy,
+    heuristic (where the game has one), ismcts (default options)."""
+    return ["random", "greedy"] + (["heuristic"] if game.name in SCRIPTED else []) + ["ismcts"]
+
+
+def _accepted(game: Game) -> str:
+    options = ", ".join(f"{k}=<{t.__name__}>" for k, t in SEARCH["ismcts"][1].items())
+    return (f"{policy_names(game)} (batched baselines), 'greedy', 'ismcts' or 'ismcts:{options}' "
+            "(search baselines), or a checkpoint path ending in .pt")
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"ismcts:iterations=200,exploration=1"`` -> ``("ismcts", {"iterations": "200", ...})``."""
+    name, _, rest = spec.partition(":")
+    options: dict[str, str] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip() or not value.strip():
+                raise ValueError(f"bad option {item!r} in policy {spec!r}: options are key=value, "
+                                 "separated by commas, e.g. 'ismcts:iterations=200'")
+            if key.strip() in options:
+                raise ValueError(f"option {key.strip()!r} is given twice in policy {spec!r}")
+            options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
+def _convert(spec: str, key: str, value: str, kind: type) -> Any:
+    if kind is int and value.lower() == "none":
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        raise ValueError(f"option {key}={value!r} of policy {spec!r} must be {kind.__name__}") from None
+
+
 def make_policy(name: str, game: Game) -> Policy:
-    """A baseline by name: ``random`` or ``heuristic`` (the game's scripted agent)."""
-    if name == "random":
+    """A policy by spec (see the module docstring); ValueError listing what is accepted otherwise."""
+    if name.endswith(".pt"):
+        return _checkpoint_policy(name, game)
+    base, options = parse_spec(name)
+    if base in SEARCH:
+        target, accepted = SEARCH[base]
+        unknown = sorted(set(options) - set(accepted))
+        if unknown:
+            allowed = ", ".join(accepted) if accepted else "none"
+            raise ValueError(f"unknown option(s) {unknown} for policy {base!r}; accepted options: {allowed}")
+        module, cls = target.split(":")
+        kwargs = {k: _convert(name, k, v, accepted[k]) for k, v in options.items()}
+        return getattr(importlib.import_module(module), cls)(game, **kwargs)
+    if base in ("random", "heuristic") and options:
+        raise ValueError(f"policy {base!r} takes no options, got {sorted(options)}")
+    if base == "random":
         return RandomPolicy()
-    if name == "heuristic" and game.name in SCRIPTED:
+    if base == "heuristic" and game.name in SCRIPTED:
         module, cls = SCRIPTED[game.name].split(":")
         return getattr(importlib.import_module(module), cls)(game)
-    raise ValueError(f"unknown policy {name!r} for {game.name}; available: {policy_names(game)}")
+    raise ValueError(f"unknown policy {name!r} for {game.name}; available: {_accepted(game)}")
+
+
+def _checkpoint_policy(path: str, game: Game) -> Policy:
+    from agents.neural import NeuralPolicy  # torch is imported only for checkpoints
+
+    if not Path(path).is_file():
+        raise ValueError(f"no checkpoint file at {path!r}")
+    env_id = f"{game.name}_v{game.version}"
+    policy = NeuralPolicy.from_checkpoint(path, env_id)
+    head = policy.network.policy_head
+    first = next((m for m in policy.network.trunk if hasattr(m, "in_features")), head)
+    if first.in_features != game.observation_size or head.out_features != game.num_actions:
+        raise ValueError(
+            f"{path} was trained with game config {policy.checkpoint_info['game_config']} "
+            f"(observation {first.in_features}, actions {head.out_features}); this game "
+            f"{game.config} has observation {game.observation_size}, actions {game.num_actions}")
+    return policy

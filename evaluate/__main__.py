@@ -1,0 +1,125 @@
+"""Evaluate agents: ``python -m evaluate <env_id> <player> <player> ... [options]``.
+
+A player is ``random``, ``greedy``, ``heuristic``, ``ismcts`` / ``ismcts:iterations=200`` (options:
+iterations, exploration, rollout_depth), a checkpoint file (``.pt``), or a checkpoint folder
+(``runs/<run>/checkpoints``: every ``step_*.pt`` in it, for a rating curve over training steps).
+
+    python -m evaluate three_piles_v0 heuristic random                      # head-to-head
+    python -m evaluate piles_v0 random greedy heuristic ismcts --deals 200  # round-robin
+    python -m evaluate three_piles_v0 --gauntlet runs/mine/checkpoints/latest.pt   # vs every baseline
+    python -m evaluate three_piles_v0 runs/mine/checkpoints heuristic greedy       # rating vs step
+
+Two players: head-to-head; more: round-robin (every pair; two checkpoints of the same folder are
+not paired); ``--gauntlet P``: P (a file or a folder) against each listed player, or every
+baseline when none is listed. Each deal is played in every distinct seating on the same seeds
+(see `evaluate.runner`). Writes results.json, results.md and PNG plots to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+import card_envs
+from agents import baseline_names
+from evaluate.players import Player, expand_all
+from evaluate.report import build_report, markdown, write_all
+from evaluate.runner import distinct_rotations, play_pairings, seating_pattern
+
+
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m evaluate", description=__doc__.replace("``", ""), formatter_class=_Formatter,
+        epilog="Players: random, greedy, heuristic, ismcts[:iterations=N,exploration=C,rollout_depth=D], "
+               "a checkpoint .pt file, or a checkpoint folder.")
+    parser.add_argument("env_id", choices=card_envs.list_envs(), help="registered env id")
+    parser.add_argument("players", nargs="*", help="two or more players (with --gauntlet: its opponents)")
+    parser.add_argument("--gauntlet", metavar="CHECKPOINT",
+                        help="play this checkpoint (file or folder) against each listed player, or against "
+                             "every baseline (random, greedy, heuristic, ismcts: ~1 CPU s per ismcts game)")
+    parser.add_argument("--deals", type=int, default=200, help="deals per pairing (each in every seating)")
+    parser.add_argument("--seed", type=int, default=0, help="deal d is dealt from seed + d")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
+    parser.add_argument("--chunk-deals", type=int, default=10,
+                        help="deals per task; results depend on it (and on --seed), not on --workers")
+    parser.add_argument("--config", default="{}", help='game arguments as JSON, e.g. \'{"num_players": 2}\'')
+    parser.add_argument("--out", default=None, help="output folder (default runs/evaluate/<env_id>)")
+    parser.add_argument("--record", metavar="DIR", help="save every game as a JSON replay (card_envs.replay)")
+    parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = parser.parse_intermixed_args(argv)  # players may come after options
+    for name in ("deals", "workers", "chunk_deals"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if args.seed < 0:
+        parser.error("--seed must be >= 0")
+    try:
+        args.config = json.loads(args.config)
+    except json.JSONDecodeError as error:
+        parser.error(f"--config is not valid JSON: {error}")
+    if not isinstance(args.config, dict):
+        parser.error("--config must be a JSON object, e.g. '{\"num_players\": 2}'")
+    if args.gauntlet is None and len(args.players) < 2:
+        parser.error("give at least two players (or --gauntlet CHECKPOINT)")
+    return args
+
+
+def plan(args: argparse.Namespace, game) -> tuple[str, list[Player], list[tuple[Player, Player]]]:
+    """(mode, players, pairings) from the arguments; ValueError on a bad player."""
+    if args.gauntlet is not None:
+        challengers = expand_all([args.gauntlet], game)
+        if not any(p.spec.endswith(".pt") for p in challengers):
+            raise ValueError(f"--gauntlet wants a checkpoint file or folder, got {args.gauntlet!r}")
+        opponents = expand_all(args.players or baseline_names(game), game)
+        clash = {p.label for p in challengers} & {p.label for p in opponents}
+        if clash:
+            raise ValueError(f"{sorted(clash)} is both the gauntlet checkpoint and an opponent")
+        return "gauntlet", challengers + opponents, [(c, o) for c in challengers for o in opponents]
+    players = expand_all(args.players, game)
+    pairs = [(a, b) for a, b in combinations(players, 2) if a.group is None or a.group != b.group]
+    if not pairs:
+        raise ValueError("nothing to play: checkpoints of one folder are not paired with each other; add opponents")
+    mode = "head-to-head" if len(args.players) == 2 else "round-robin"
+    return mode, players, pairs
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        game = card_envs.make_game(args.env_id, **args.config)
+        mode, players, pairs = plan(args, game)
+    except (ValueError, FileNotFoundError) as error:
+        sys.exit(f"error: {error}")
+    out = Path(args.out or Path("runs") / "evaluate" / args.env_id)
+    pattern = seating_pattern(game)
+    seatings = len(distinct_rotations(pattern))
+    print(f"{args.env_id} {mode}: {len(players)} players, {len(pairs)} pairings x {args.deals} deals x "
+          f"{seatings} seatings = {len(pairs) * args.deals * seatings} games, {args.workers} worker(s)",
+          file=sys.stderr)
+    start = time.perf_counter()
+    results = play_pairings(args.env_id, game.config, pairs, args.deals, args.seed, args.workers,
+                            args.chunk_deals, args.record, progress=not args.no_progress)
+    wall = time.perf_counter() - start
+    command = "python -m evaluate " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
+    meta = {"env_id": args.env_id, "config": game.config, "mode": mode, "deals": args.deals, "seed": args.seed,
+            "seating_pattern": "".join("AB"[k] for k in pattern), "seatings_per_deal": seatings,
+            "chunk_deals": args.chunk_deals, "workers": args.workers, "wall_s": wall, "command": command,
+            "record": args.record}
+    report = build_report(meta, players, results)
+    files = write_all(report, out, make_plots=not args.no_plots)
+    print(markdown(report))
+    print(f"wrote {', '.join(str(f) for f in files)}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Players of an evaluation: baseline specs, checkpoint files and checkpoint folders."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents import make_policy
+from card_envs.core.game import Game
+
+STEP_FILE = re.compile(r"^step_(\d+)\.pt$")
+
+
+@dataclass(frozen=True)
+class Player:
+    """One rated entity. ``spec`` is what `agents.make_policy` builds (a name or a .pt path)."""
+
+    label: str  # shown in tables: "heuristic", "ismcts:iterations=200", "mine@120000"
+    spec: str
+    group: str | None = None  # the checkpoint folder it came from (its rating curve), else None
+    step: int | None = None  # training step of a checkpoint from a folder
+
+
+def _run_name(folder: Path) -> str:
+    """runs/<run>/checkpoints -> <run>; any other folder -> its own name."""
+    folder = folder.resolve()
+    return folder.parent.name if folder.name == "checkpoints" else folder.name
+
+
+def expand(spec: str) -> list[Player]:
+    """A player spec -> players: a checkpoint folder gives one player per ``step_*.pt`` in it
+    (by step; ``latest.pt`` is a copy of the last one and is skipped)."""
+    path = Path(spec)
+    if path.is_dir():
+        found = sorted((int(m.group(1)), p) for p in path.iterdir() if (m := STEP_FILE.match(p.name)))
+        if not found:
+            raise ValueError(f"checkpoint folder {spec!r} holds no step_*.pt files")
+        run = _run_name(path)
+        return [Player(f"{run}@{step}", str(p), group=run, step=step) for step, p in found]
+    if spec.endswith(".pt"):
+        if not path.is_file():
+            raise ValueError(f"no checkpoint file at {spec!r}")
+        run = _run_name(path.parent)
+        m = STEP_FILE.match(path.name)
+        return [Player(f"{run}@{int(m.group(1))}" if m else f"{run}/{path.stem}", spec)]
+    return [Player(spec, spec)]
+
+
+def expand_all(specs: list[str], game: Game) -> list[Player]:
+    """Expand every spec and build each policy once, so a bad name, option or checkpoint fails
+    here with a clear message (before any worker starts). Duplicate labels are refused."""
+    players: list[Player] = []
+    for spec in specs:
+        players += expand(spec)
+    labels = [p.label for p in players]
+    dupes = sorted({x for x in labels if labels.count(x) > 1})
+    if dupes:
+        raise ValueError(f"player(s) {dupes} given more than once")
+    for player in players:
+        make_policy(player.spec, game)
+    return players

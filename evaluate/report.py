@@ -1,0 +1,271 @@
+"""Summaries, ratings and the files an evaluation writes (JSON, Markdown, PNG), atomically."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.match import wilson_interval
+from evaluate.players import Player
+from evaluate.ratings import bradley_terry, openskill_ratings
+from evaluate.runner import PairResult
+
+ELO_PRIOR = 1.0  # virtual drawn games per pairing in the Elo fit: keeps 100% win rates finite
+
+
+def pair_summary(result: PairResult) -> dict[str, Any]:
+    """W/D/L of A against B, win and score rates with Wilson 95% intervals, mean reward of A."""
+    outcomes = result.outcomes
+    games = len(outcomes)
+    wins, draws, losses = int((outcomes > 0).sum()), int((outcomes == 0).sum()), int((outcomes < 0).sum())
+    score = wins + 0.5 * draws
+    diff = result.reward_a - result.reward_b
+    return {
+        "a": result.a.label, "b": result.b.label, "games": games,
+        "seatings_per_deal": len(result.rotations), "deals": games // len(result.rotations),
+        "wins": wins, "draws": draws, "losses": losses,
+        "win_rate": wins / games, "win_rate_wilson95": list(wilson_interval(wins, games)),
+        "score_rate": score / games, "score_rate_wilson95": list(wilson_interval(score, games)),
+        "mean_reward_a": float(result.reward_a.mean()),
+        "mean_reward_a_se": _se(result.reward_a),
+        "mean_reward_diff": float(diff.mean()),
+        "mean_reward_diff_se": _se(diff),
+        "cpu_s": result.cpu_s, "cpu_s_per_game": result.cpu_s / games,
+        "per_game": {"reward_a": result.reward_a.tolist(), "reward_b": result.reward_b.tolist()},
+    }
+
+
+def _se(values: np.ndarray) -> float | None:
+    """Standard error of the mean (None for fewer than two games)."""
+    return float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else None
+
+
+def ratings(players: list[Player], results: list[PairResult]) -> dict[str, Any]:
+    """Bradley-Terry Elo (anchored at ``random`` = 0 when it plays, else mean 0) and openskill."""
+    names = [p.label for p in players]
+    index = {name: i for i, name in enumerate(names)}
+    wins = np.zeros((len(names), len(names)))
+    for r in results:
+        i, j = index[r.a.label], index[r.b.label]
+        o = r.outcomes
+        wins[i, j] += (o > 0).sum() + 0.5 * (o == 0).sum()
+        wins[j, i] += (o < 0).sum() + 0.5 * (o == 0).sum()
+    anchor = index.get("random")
+    out: dict[str, Any] = {"elo_anchor": "random" if anchor is not None else "mean 0",
+                           "elo_prior_draws_per_pairing": ELO_PRIOR}
+    try:
+        bt = bradley_terry(wins, prior=ELO_PRIOR, anchor=anchor)
+        out["elo"] = {name: {"elo": float(bt["elo"][i]), "se": float(bt["se"][i]),
+                             "low": float(bt["low"][i]), "high": float(bt["high"][i])}
+                      for i, name in enumerate(names)}
+    except ValueError as error:
+        out["elo"], out["elo_error"] = {}, str(error)
+    # openskill: games in deal order, pairings interleaved, so no pairing is rated "last".
+    games = []
+    longest = max(len(r.outcomes) for r in results)
+    for g in range(longest):
+        for r in results:
+            if g < len(r.outcomes):
+                games.append((index[r.a.label], index[r.b.label], float(r.outcomes[g])))
+    out["openskill"] = openskill_ratings(names, games)
+    return out
+
+
+def build_report(meta: dict[str, Any], players: list[Player], results: list[PairResult]) -> dict[str, Any]:
+    return {"meta": meta,
+            "players": [{"label": p.label, "spec": p.spec, "group": p.group, "step": p.step} for p in players],
+            "pairings": [pair_summary(r) for r in results],
+            "ratings": ratings(players, results)}
+
+
+# ----- files ----------------------------------------------------------------------------------
+def _atomic_write(path: Path, write) -> None:
+    """``write(file_object_path)`` into a temporary file beside ``path``, then rename over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix + ".tmp")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_text(path: Path, text: str) -> None:
+    _atomic_write(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def markdown(report: dict[str, Any]) -> str:
+    meta, pairs, rat = report["meta"], report["pairings"], report["ratings"]
+    lines = [f"# Evaluation: {meta['env_id']} ({meta['mode']})", "",
+             f"`{meta['command']}`", "",
+             f"Config {json.dumps(meta['config'])}; {meta['deals']} deals (seeds {meta['seed']}.."
+             f"{meta['seed'] + meta['deals'] - 1}), each played in {meta['seatings_per_deal']} seatings "
+             f"(seating pattern {meta['seating_pattern']}, rotated); chunks of {meta['chunk_deals']} deals; "
+             f"{meta['workers']} worker(s); wall time {meta['wall_s']:.0f} s.", "",
+             "## Results (player A vs player B)", "",
+             "Win rate = A's wins / games, score rate = (wins + draws / 2) / games, each with its Wilson "
+             "95% interval; A's reward = mean reward of A's seats (its team's; in win mode (W - L) / games "
+             "for two sides, with reward=\"score\" the normalised score difference), ± 1.96 standard "
+             "errors; CPU s/game = process CPU time per game.", "",
+             "| A | B | games | W | D | L | win rate [95%] | score rate [95%] | A's reward | CPU s/game |",
+             "|---|---|---:|---:|---:|---:|---|---|---|---:|"]
+    for p in pairs:
+        lo, hi = p["win_rate_wilson95"]
+        slo, shi = p["score_rate_wilson95"]
+        lines.append(f"| {p['a']} | {p['b']} | {p['games']} | {p['wins']} | {p['draws']} | {p['losses']} | "
+                     f"{p['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] | {p['score_rate']:.3f} [{slo:.3f}, {shi:.3f}] | "
+                     f"{p['mean_reward_a']:+.3f} ± {1.96 * (p['mean_reward_a_se'] or 0.0):.3f} | "
+                     f"{p['cpu_s_per_game']:.3f} |")
+    labels = [pl["label"] for pl in report["players"]]
+    if len(labels) > 2:
+        matrix = score_matrix(report)
+        lines += ["", "## Score rate matrix (row vs column)", "",
+                  "| | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
+        for i, name in enumerate(labels):
+            cells = ["" if np.isnan(v) else f"{v:.3f}" for v in matrix[i]]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "## Ratings", "",
+              f"Elo: Bradley-Terry maximum likelihood (draws = half wins, {rat['elo_prior_draws_per_pairing']:g} "
+              f"virtual draw per pairing), anchored at {rat['elo_anchor']}, Hessian-based 95% intervals. "
+              "openskill: Plackett-Luce mu, sigma and ordinal (mu - 3 sigma), games in deal order.", ""]
+    if rat.get("elo_error"):
+        lines += [f"Elo not available: {rat['elo_error']}", ""]
+    lines += ["| player | Elo [95%] | mu | sigma | ordinal |", "|---|---|---:|---:|---:|"]
+    order = sorted(labels, key=lambda n: -rat["openskill"][n]["mu"])
+    if rat["elo"]:
+        order = sorted(labels, key=lambda n: -rat["elo"][n]["elo"])
+    for name in order:
+        e, o = rat["elo"].get(name), rat["openskill"][name]
+        elo = f"{e['elo']:+.0f} [{e['low']:+.0f}, {e['high']:+.0f}]" if e else "–"
+        lines.append(f"| {name} | {elo} | {o['mu']:.2f} | {o['sigma']:.2f} | {o['ordinal']:.2f} |")
+    curves = rating_curves(report)
+    for group, rows in curves.items():
+        lines += ["", f"## Rating vs training step: {group}", "", "| step | Elo [95%] | mu | sigma |",
+                  "|---:|---|---:|---:|"]
+        for row in rows:
+            elo = f"{row['elo']:+.0f} [{row['low']:+.0f}, {row['high']:+.0f}]" if row["elo"] is not None else "–"
+            lines.append(f"| {row['step']} | {elo} | {row['mu']:.2f} | {row['sigma']:.2f} |")
+    if meta.get("files"):
+        lines += ["", "## Files", ""] + [f"- `{f}`" for f in meta["files"]]
+    return "\n".join(lines) + "\n"
+
+
+def score_matrix(report: dict[str, Any]) -> np.ndarray:
+    labels = [pl["label"] for pl in report["players"]]
+    index = {n: i for i, n in enumerate(labels)}
+    matrix = np.full((len(labels), len(labels)), np.nan)
+    for p in report["pairings"]:
+        i, j = index[p["a"]], index[p["b"]]
+        matrix[i, j], matrix[j, i] = p["score_rate"], 1 - p["score_rate"]
+    return matrix
+
+
+def rating_curves(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Per checkpoint folder: its checkpoints' ratings by training step."""
+    rat = report["ratings"]
+    curves: dict[str, list[dict[str, Any]]] = {}
+    for pl in report["players"]:
+        if pl["group"] is None:
+            continue
+        e = rat["elo"].get(pl["label"])
+        o = rat["openskill"][pl["label"]]
+        curves.setdefault(pl["group"], []).append({
+            "label": pl["label"], "step": pl["step"], "elo": e["elo"] if e else None,
+            "low": e["low"] if e else None, "high": e["high"] if e else None, "mu": o["mu"], "sigma": o["sigma"]})
+    for rows in curves.values():
+        rows.sort(key=lambda r: r["step"])
+    return curves
+
+
+def plots(report: dict[str, Any], out: Path) -> list[str]:
+    """Win-rate (score-rate) heatmap, ratings with intervals, rating vs training step: PNG files."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+
+    def save(fig, name: str) -> None:
+        fig.tight_layout()
+        _atomic_write(out / name, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+        plt.close(fig)
+        written.append(name)
+
+    labels = [pl["label"] for pl in report["players"]]
+    matrix = score_matrix(report)
+    size = max(4.0, 0.7 * len(labels) + 2.5)
+    fig, ax = plt.subplots(figsize=(size, size * 0.85))
+    image = ax.imshow(np.ma.masked_invalid(matrix), cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(len(labels)), labels, fontsize=8)
+    if len(labels) <= 16:
+        for i in range(len(labels)):
+            for j in range(len(labels)):
+                if not np.isnan(matrix[i, j]):
+                    ax.text(j, i, f"{matrix[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                            color="white" if abs(matrix[i, j] - 0.5) > 0.3 else "black")
+    fig.colorbar(image, ax=ax, label="score rate of row vs column (draw = 1/2)")
+    ax.set_title(f"{report['meta']['env_id']}: score rate matrix")
+    save(fig, "winrate_matrix.png")
+
+    rat = report["ratings"]
+    if rat["elo"]:
+        order = sorted(labels, key=lambda n: rat["elo"][n]["elo"])
+        elo = np.array([rat["elo"][n]["elo"] for n in order])
+        low = np.array([rat["elo"][n]["low"] for n in order])
+        high = np.array([rat["elo"][n]["high"] for n in order])
+        fig, ax = plt.subplots(figsize=(7, max(2.5, 0.35 * len(order) + 1.2)))
+        ax.errorbar(elo, range(len(order)), xerr=[elo - low, high - elo], fmt="o", capsize=3)
+        ax.set_yticks(range(len(order)), order, fontsize=8)
+        ax.set_xlabel(f"Bradley-Terry Elo (95% interval), anchor: {rat['elo_anchor']}")
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_title(f"{report['meta']['env_id']}: ratings")
+        save(fig, "ratings.png")
+
+    curves = rating_curves(report)
+    if curves and rat["elo"]:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for group, rows in curves.items():
+            steps = [r["step"] for r in rows]
+            ax.plot(steps, [r["elo"] for r in rows], "o-", label=group)
+            ax.fill_between(steps, [r["low"] for r in rows], [r["high"] for r in rows], alpha=0.2)
+        for pl in report["players"]:
+            if pl["group"] is None:
+                ax.axhline(rat["elo"][pl["label"]]["elo"], ls="--", lw=1, color="grey")
+                ax.annotate(pl["label"], (0, rat["elo"][pl["label"]]["elo"]), xycoords=("axes fraction", "data"),
+                            fontsize=7, color="grey", va="bottom")
+        ax.set_xlabel("training step (env decisions)")
+        ax.set_ylabel("Elo (95% interval)")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+        ax.set_title(f"{report['meta']['env_id']}: rating vs training step")
+        save(fig, "rating_curve.png")
+    return written
+
+
+def write_all(report: dict[str, Any], out: Path, make_plots: bool = True) -> list[Path]:
+    """results.json, results.md and the PNG plots in ``out``, each written atomically."""
+    out = Path(out)
+    names = plots(report, out) if make_plots else []
+    report["meta"]["files"] = ["results.json", "results.md"] + names
+    write_text(out / "results.json", json.dumps(report, indent=1, default=_json_default) + "\n")
+    write_text(out / "results.md", markdown(report))
+    return [out / name for name in report["meta"]["files"]]
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")

@@ -1,0 +1,215 @@
+"""Playing the pairings: fair seatings, fixed chunks of deals, worker processes, replays.
+
+Fairness. Every pairing (A, B) plays every deal in every distinct seating, on the same deal
+seeds (``seed + d``) for every pairing:
+
+- seats are filled by team, in order of first appearance, alternating A, B: two-player games
+  get ``[A, B]``; Piles with four players (teams {0, 2} and {1, 3}) gets ``[A, B, A, B]``, so a
+  player occupies both seats of a team; an n-player game without teams gets ``[A, B, A, ...]``;
+- the seating is rotated by every seat shift that gives a *distinct* seating (``[A, B]``: 2,
+  ``[A, B, A, B]``: 2, since shifts 2 and 3 repeat 0 and 1; ``[A, B, A]``: 3), which
+  `agents.match.rotated_match` plays with the same deal for each shift;
+- a player's reward in a game is the mean of its seats' rewards, i.e. its team's reward; in
+  n-player games these are the games' rank returns ``(players beaten - players beating you) /
+  (n - 1)`` per seat; A wins a game when its reward exceeds B's, draws when they are equal.
+
+Reproducibility. Deals are cut into chunks of ``chunk_deals`` (a fixed size, not derived from
+the number of workers); chunk c of a pairing is one ``rotated_match`` call whose policies' rng is
+seeded from ``(seed, c)``. A chunk's result therefore depends only on the seed, the chunk and
+the players, never on which process ran it or when, and results are merged in deal order: 1 and
+N workers give identical results, and the same seed list gives the same results.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+import card_envs
+from agents import make_policy
+from agents.match import rotated_match
+from card_envs.core.game import Game
+from evaluate.players import Player
+
+
+def seating_pattern(game: Game) -> list[int]:
+    """For every seat, 0 (player A) or 1 (player B): teams in order of appearance, alternating."""
+    order: list[int] = []
+    for seat in range(game.num_players):
+        if game.team_of(seat) not in order:
+            order.append(game.team_of(seat))
+    return [order.index(game.team_of(seat)) % 2 for seat in range(game.num_players)]
+
+
+def distinct_rotations(pattern: list[int]) -> list[int]:
+    """Seat shifts r whose seatings (seat (k + r) % n gets ``pattern[k]``) are all different."""
+    n, seen, shifts = len(pattern), set(), []
+    for r in range(n):
+        seating = tuple(pattern[(s - r) % n] for s in range(n))
+        if seating not in seen:
+            seen.add(seating)
+            shifts.append(r)
+    return shifts
+
+
+@dataclass
+class PairResult:
+    """All games of one pairing, in deal order (game ``d * len(rotations) + i``: deal d, shift i)."""
+
+    a: Player
+    b: Player
+    reward_a: np.ndarray  # mean reward of A's seats per game
+    reward_b: np.ndarray
+    rotations: list[int]
+    cpu_s: float  # process CPU time of the chunks, summed over workers
+
+    @property
+    def outcomes(self) -> np.ndarray:
+        """+1 A won, 0 draw, -1 B won."""
+        return np.sign(self.reward_a - self.reward_b)
+
+
+@dataclass
+class Task:
+    pair: int
+    chunk: int
+    spec_a: str
+    spec_b: str
+    labels: tuple[str, str]
+    deals: list[int]  # global deal indices
+    policy_seed: int
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._@=-]+", "_", text)
+
+
+class _Context:
+    """What a worker keeps between tasks: the game and each policy, built once."""
+
+    def __init__(self, env_id: str, config: dict[str, Any], seed: int, record: str | None, threads_one: bool):
+        self.env_id, self.config, self.seed, self.record = env_id, config, seed, record
+        self.game = card_envs.make_game(env_id, **config)
+        self.pattern = seating_pattern(self.game)
+        self.rotations = distinct_rotations(self.pattern)
+        self.policies: dict[str, Any] = {}
+        if threads_one:  # neural policies: one thread, so results never depend on thread splits
+            import torch
+
+            torch.set_num_threads(1)
+
+    def policy(self, spec: str):
+        if spec not in self.policies:
+            self.policies[spec] = make_policy(spec, self.game)
+        return self.policies[spec]
+
+    def run(self, task: Task) -> Task:
+        start = time.process_time()
+        game, rotations = self.game, self.rotations
+        pair = (self.policy(task.spec_a), self.policy(task.spec_b))
+        seating = [pair[who] for who in self.pattern]
+        deal_seeds = [self.seed + d for d in task.deals]
+        chosen: dict[int, list[int]] = {}
+        rewards = rotated_match(game, seating, len(task.deals), seed=task.policy_seed, rotations=rotations,
+                                deal_seeds=deal_seeds, parallel=64,
+                                on_game=(lambda row, actions: chosen.__setitem__(row, list(actions)))
+                                if self.record else None)
+        a_cols = [k for k, who in enumerate(self.pattern) if who == 0]
+        b_cols = [k for k, who in enumerate(self.pattern) if who == 1]
+        if self.record:
+            self._save_replays(task, rewards, chosen)
+        task.result = {"reward_a": rewards[:, a_cols].mean(axis=1), "reward_b": rewards[:, b_cols].mean(axis=1),
+                       "cpu_s": time.process_time() - start}
+        return task
+
+    def _save_replays(self, task: Task, rewards: np.ndarray, chosen: dict[int, list[int]]) -> None:
+        from card_envs.replay import record_game, save_replay
+
+        n, rotations = self.game.num_players, self.rotations
+        folder = Path(self.record) / f"{slug(task.labels[0])}_vs_{slug(task.labels[1])}"
+        for row, actions in sorted(chosen.items()):
+            local, i = divmod(row, len(rotations))
+            deal, shift = task.deals[local], rotations[i]
+            initial = self.game.new_state(np.random.default_rng(self.seed + deal))
+            players = [task.labels[self.pattern[(s - shift) % n]] for s in range(n)]
+            replay = record_game(self.game, self.env_id, initial, actions, players,
+                                 {"deal": deal, "deal_seed": self.seed + deal, "seat_shift": shift})
+            if not np.array_equal(replay.returns, np.roll(rewards[row], shift)):
+                raise RuntimeError(f"replay of deal {deal} shift {shift} does not reproduce the game")
+            save_replay(folder / f"deal{deal:06d}_shift{shift}.json", replay)
+
+
+_WORKER: _Context | None = None
+
+
+def _init_worker(*args) -> None:
+    global _WORKER
+    _WORKER = _Context(*args)
+
+
+def _run_task(task: Task) -> Task:
+    return _WORKER.run(task)
+
+
+def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player, Player]], deals: int,
+                  seed: int = 0, workers: int = 1, chunk_deals: int = 10, record: str | None = None,
+                  progress: bool = True) -> list[PairResult]:
+    """Play ``deals`` deals of every pairing in every distinct seating (see the module docstring)."""
+    if deals < 1 or chunk_deals < 1 or workers < 1:
+        raise ValueError("deals, chunk_deals and workers must be at least 1")
+    game = card_envs.make_game(env_id, **config)
+    rotations = distinct_rotations(seating_pattern(game))
+    tasks = []
+    for p, (a, b) in enumerate(pairs):
+        for c, start in enumerate(range(0, deals, chunk_deals)):
+            policy_seed = int(np.random.SeedSequence([seed, c]).generate_state(1)[0])
+            tasks.append(Task(p, c, a.spec, b.spec, (a.label, b.label),
+                              list(range(start, min(start + chunk_deals, deals))), policy_seed))
+    threads_one = any(player.spec.endswith(".pt") for pair in pairs for player in pair)
+    args = (env_id, config, seed, record, threads_one)
+    done: list[Task] = []
+    total = sum(len(t.deals) for t in tasks) * len(rotations)
+    with tqdm(total=total, desc="games", unit="game", disable=not progress, smoothing=0.05) as bar:
+        if workers == 1:
+            saved = _torch_threads() if threads_one else None
+            try:
+                context = _Context(*args)
+                for task in tasks:
+                    done.append(context.run(task))
+                    bar.update(len(task.deals) * len(rotations))
+            finally:
+                if saved is not None:
+                    _torch_threads(saved)
+        else:
+            with mp.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=args) as pool:
+                for task in pool.imap_unordered(_run_task, tasks):
+                    done.append(task)
+                    bar.update(len(task.deals) * len(rotations))
+                pool.close()  # let the workers exit on their own (terminate() on the way out is for errors)
+                pool.join()
+    done.sort(key=lambda t: (t.pair, t.chunk))
+    results = []
+    for p, (a, b) in enumerate(pairs):
+        mine = [t for t in done if t.pair == p]
+        results.append(PairResult(
+            a, b, np.concatenate([t.result["reward_a"] for t in mine]),
+            np.concatenate([t.result["reward_b"] for t in mine]), rotations,
+            float(sum(t.result["cpu_s"] for t in mine))))
+    return results
+
+
+def _torch_threads(value: int | None = None) -> int:
+    """torch's intra-op thread count (set to ``value`` when given)."""
+    import torch
+
+    if value is not None:
+        torch.set_num_threads(value)
+    return torch.get_num_threads()
