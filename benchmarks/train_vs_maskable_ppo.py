@@ -52,7 +52,7 @@ def train_ours(minutes: float) -> tuple[Policy, float]:
     with tempfile.TemporaryDirectory() as runs:
         args, given = parse_args([ENV_ID, "--total-steps", str(10**10), "--max-minutes", str(minutes),
                                   "--no-anneal-lr", "--eval-every", "0", "--eval-deals", "1", "--final-eval-deals", "1",
-                                  "--runs-dir", runs, "--run-name", "bench"])
+                                  "--runs-dir", runs, "--run-name", "bench", "--no-progress"])
         trainer = start(args, given)
         began = time.perf_counter()
         trainer.train()

@@ -242,3 +242,11 @@ def test_the_actor_process_trains_too(tmp_path):
     trainer.train()
     assert trainer.step == 4096 and trainer.actor is None
     assert load_checkpoint(Path(tmp_path) / "t" / "checkpoints" / "latest.pt")["update"] == 16
+
+
+def test_the_shipped_checkpoint_loads_and_still_plays_well():
+    """agents/checkpoints/three_piles_v0.pt: a change of the observation layout would break it."""
+    policy = NeuralPolicy.from_checkpoint(ROOT / "agents" / "checkpoints" / "three_piles_v0.pt", "three_piles_v0")
+    game = card_envs.make_game("three_piles_v0")
+    rewards = rotated_match(game, [policy, RandomPolicy()], 100, seed=31)[:, 0]
+    assert win_draw_loss(rewards)[0] / len(rewards) >= 0.9
