@@ -193,18 +193,33 @@ def _cover(by_bit: list[list[int]], required: int, allowed: int) -> bool:
 CONVERGED_PIECE = Piece("converged", (1,), "1 once the Harmonic Convergence happened (only with harmonic_convergence)")
 
 
+# Pieces that read the same in the full state and in every seat's observation (public facts).
+FIELD_PIECES = (
+    Piece("loose", (NUM_FIELDS, NUM_CARDS), "1 where the card lies loose in that field"),
+    Piece("stockpiled", (NUM_FIELDS, NUM_CARDS), "value / 14 of the stockpile holding the card"),
+    Piece("single_key", (NUM_FIELDS, NUM_CARDS), "1 at the key (lowest) card of each single stockpile"),
+    Piece("multiple_key", (NUM_FIELDS, NUM_CARDS), "1 at the key (lowest) card of each multiple stockpile"),
+    Piece("seasons", (NUM_FIELDS, 4), "one-hot season of each field (spring, summer, autumn, winter)"),
+    Piece("luminary_up", (NUM_FIELDS, NUM_LUMINARIES), "one-hot face-up Luminary of each field"),
+    Piece("luminary_down", (NUM_FIELDS,), "1 where a face-down Luminary lies"),
+)
+MOVE_PIECES = (
+    Piece("decision", (NUM_DECISIONS,), "one-hot pending decision (see Actions)"),
+    Piece("move_cards", (NUM_CARDS,), "1 at the card(s) chosen to play, sow or give in the pending move"),
+    Piece("move_field", (NUM_FIELDS,), "one-hot field chosen in the pending move"),
+    Piece("move_action", (3,), "one-hot sow, harvest, stockpile chosen in the pending move"),
+    Piece("move_value", (1,), "value chosen in the pending move / 28"),
+    Piece("move_items", (NUM_CARDS,), "1 at the cards of the items chosen so far (or swapped by a claim)"),
+    Piece("turn", (3,), "1 where: main play done, Rake sow owed, Changeling swap used this turn"),
+)
+
+
 def state_layout(n: int, convergence: bool = False) -> Layout:
     """Full information, absolute seats. Also the store observations are gathered from."""
     return Layout([
         Piece("hands", (n, NUM_CARDS), "1 where the card is in that seat's hand"),
         Piece("known", (n, NUM_CARDS), "1 where that seat took the hand card from the board in view of all"),
-        Piece("loose", (NUM_FIELDS, NUM_CARDS), "1 where the card lies loose in that field"),
-        Piece("stockpiled", (NUM_FIELDS, NUM_CARDS), "value / 14 of the stockpile holding the card"),
-        Piece("single_key", (NUM_FIELDS, NUM_CARDS), "1 at the key (lowest) card of each single stockpile"),
-        Piece("multiple_key", (NUM_FIELDS, NUM_CARDS), "1 at the key (lowest) card of each multiple stockpile"),
-        Piece("seasons", (NUM_FIELDS, 4), "one-hot season of each field (spring, summer, autumn, winter)"),
-        Piece("luminary_up", (NUM_FIELDS, NUM_LUMINARIES), "one-hot face-up Luminary of each field"),
-        Piece("luminary_down", (NUM_FIELDS,), "1 where a face-down Luminary lies"),
+        *FIELD_PIECES,
         Piece("luminary_hidden", (NUM_FIELDS, NUM_LUMINARIES), "one-hot face-down Luminary of each field"),
         Piece("luminary_unused", (NUM_LUMINARIES,), "(position in the unused pile + 1) / 8, next dealt last"),
         Piece("under_children", (NUM_FIELDS, NUM_CARDS), "1 where the card lies face down under the Children"),
@@ -223,13 +238,7 @@ def state_layout(n: int, convergence: bool = False) -> Layout:
         Piece("scores", (n,), "match score, mapped from [lowest, highest possible] to [0, 1]"),
         Piece("round", (1,), "round index / rounds"),
         Piece("to_move", (n,), "1 at the seat to decide"),
-        Piece("decision", (NUM_DECISIONS,), "one-hot pending decision (see Actions)"),
-        Piece("move_cards", (NUM_CARDS,), "1 at the card(s) chosen to play, sow or give in the pending move"),
-        Piece("move_field", (NUM_FIELDS,), "one-hot field chosen in the pending move"),
-        Piece("move_action", (3,), "one-hot sow, harvest, stockpile chosen in the pending move"),
-        Piece("move_value", (1,), "value chosen in the pending move / 28"),
-        Piece("move_items", (NUM_CARDS,), "1 at the cards of the items chosen so far (or swapped by a claim)"),
-        Piece("turn", (3,), "1 where: main play done, Rake sow owed, Changeling swap used this turn"),
+        *MOVE_PIECES,
     ] + ([CONVERGED_PIECE] if convergence else []))
 
 
@@ -239,13 +248,7 @@ def observation_layout(n: int, convergence: bool = False) -> Layout:
         Piece("hand", (NUM_CARDS,), "1 where the card is in the observer's hand"),
         Piece("known_hands", (n - 1, NUM_CARDS),
               "1 where another seat (relative 1..n-1) holds a card it took from the board in view of all"),
-        Piece("loose", (NUM_FIELDS, NUM_CARDS), "1 where the card lies loose in that field"),
-        Piece("stockpiled", (NUM_FIELDS, NUM_CARDS), "value / 14 of the stockpile holding the card"),
-        Piece("single_key", (NUM_FIELDS, NUM_CARDS), "1 at the key (lowest) card of each single stockpile"),
-        Piece("multiple_key", (NUM_FIELDS, NUM_CARDS), "1 at the key (lowest) card of each multiple stockpile"),
-        Piece("seasons", (NUM_FIELDS, 4), "one-hot season of each field (spring, summer, autumn, winter)"),
-        Piece("luminary_up", (NUM_FIELDS, NUM_LUMINARIES), "one-hot face-up Luminary of each field"),
-        Piece("luminary_down", (NUM_FIELDS,), "1 where a face-down Luminary lies"),
+        *FIELD_PIECES,
         Piece("children_count", (NUM_FIELDS,), "cards under the Children / 3"),
         Piece("deck_size", (1,), "cards in the draw pile / 65"),
         Piece("okus_left", (1,), "okus tokens left on the Illimat / 4"),
@@ -258,13 +261,7 @@ def observation_layout(n: int, convergence: bool = False) -> Layout:
         Piece("scores", (n,), "match score, mapped from [lowest, highest possible] to [0, 1]"),
         Piece("round", (1,), "round index / rounds"),
         Piece("to_move", (n,), "1 at the seat to decide (relative seats)"),
-        Piece("decision", (NUM_DECISIONS,), "one-hot pending decision (see Actions)"),
-        Piece("move_cards", (NUM_CARDS,), "1 at the card(s) chosen to play, sow or give in the pending move"),
-        Piece("move_field", (NUM_FIELDS,), "one-hot field chosen in the pending move"),
-        Piece("move_action", (3,), "one-hot sow, harvest, stockpile chosen in the pending move"),
-        Piece("move_value", (1,), "value chosen in the pending move / 28"),
-        Piece("move_items", (NUM_CARDS,), "1 at the cards of the items chosen so far (or swapped by a claim)"),
-        Piece("turn", (3,), "1 where: main play done, Rake sow owed, Changeling swap used this turn"),
+        *MOVE_PIECES,
     ] + ([CONVERGED_PIECE] if convergence else []))
 
 
