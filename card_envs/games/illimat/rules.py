@@ -658,41 +658,29 @@ class IllimatState(State):
         everything; an item is offered when the items so far plus it can still be covered by
         groups that all total one of the hand's possible totals."""
         keys, by_bits, every, index = self._full_items_context()
-        chosen = 0
-        last = -1
-        for k in self.m_items:
-            i = index[k]
-            chosen |= 1 << i
-            last = i
-        legal = []
-        for i in range(last + 1, len(keys)):
-            bit = 1 << i
-            required = chosen | bit
-            allowed = required | (every & ~((bit << 1) - 1))
-            if any(_cover(by_bit, required, allowed) for by_bit in by_bits):
-                legal.append(keys[i])
-        if chosen and any(_cover(by_bit, chosen, chosen) for by_bit in by_bits):
-            legal.append(DONE)
-        return legal
+        return self._next_items(keys, index, every, 0,
+                                lambda required, allowed: any(_cover(b, required, allowed) for b in by_bits))
 
     def _items_legal(self) -> list[int]:
         if self.m_full:
             return self._full_items_legal()
         keys, by_bit, every, act, index = self._items_context()
-        chosen = 0
-        last = -1
+        return self._next_items(keys, index, every, act, lambda required, allowed: _cover(by_bit, required, allowed))
+
+    def _next_items(self, keys: list[int], index: dict[int, int], every: int, act: int, coverable) -> list[int]:
+        """Items offered next (in ascending order after those chosen) and DONE: each must keep
+        ``coverable(required bits, allowed bits)`` true, so the move can still be completed."""
+        chosen, last = 0, -1
         for k in self.m_items:
-            i = index[k]
-            chosen |= 1 << i
-            last = i
+            last = index[k]
+            chosen |= 1 << last
         legal = []
         for i in range(last + 1, len(keys)):
             bit = 1 << i
             required = chosen | bit | act
-            allowed = required | (every & ~((bit << 1) - 1))
-            if _cover(by_bit, required, allowed):
+            if coverable(required, required | (every & ~((bit << 1) - 1))):
                 legal.append(keys[i])
-        if chosen and _cover(by_bit, chosen | act, chosen | act):
+        if chosen and coverable(chosen | act, chosen | act):
             legal.append(DONE)
         return legal
 
