@@ -70,10 +70,6 @@ class ActorCritic(nn.Module):
         return self.value_head(self.trunk(observations)).squeeze(-1)
 
 
-def masked_categorical(logits: torch.Tensor) -> torch.distributions.Categorical:
-    return torch.distributions.Categorical(logits=logits)
-
-
 # ----- checkpoints ----------------------------------------------------------------------------
 def save_checkpoint(path: str | Path, checkpoint: dict[str, Any]) -> None:
     """Write atomically: a temporary file in the same folder, then a rename over the target."""

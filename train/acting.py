@@ -185,7 +185,7 @@ class ProcessActor:
         self.version = context.Value("q", update, lock=False)  # the newest published update
         self.ready = context.Queue()
         self.stop = context.Event()
-        self.first, self.next = update, update
+        self.next = update  # the rollout index expected next
         self.process = context.Process(
             target=_actor_main, daemon=True, name="card_envs-actor",
             args=(args, seed, pool_states, [b.tensors for b in self.buffers], self.weights,
