@@ -9,6 +9,7 @@ A checkpoint is a ``torch.save`` dict of plain types and tensors, so it loads wi
 | ``env_id``, ``game_config`` | the env it was trained on (id includes the env version) |
 | ``observation_size``, ``num_actions`` | sizes the network was built for |
 | ``hidden`` | hidden layer widths |
+| ``critic_size`` | input size of a separate (privileged) critic; absent or None: shared trunk |
 | ``model`` | the network's ``state_dict`` |
 | ``optimizer`` | the optimizer's ``state_dict`` (for ``--resume``), may be absent |
 | ``args`` | the training arguments, a dict of JSON-compatible values |
@@ -37,37 +38,54 @@ CHECKPOINT_FORMAT = 1
 MASKED_LOGIT = -1e9  # exp() underflows to exactly 0; real logits stay within a few tens
 
 
+def _mlp(width: int, hidden: Sequence[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for h in hidden:
+        layers += [nn.Linear(width, h), nn.ReLU()]
+        width = h
+    return nn.Sequential(*layers)
+
+
 class ActorCritic(nn.Module):
-    """A shared MLP trunk with a policy head (one logit per action) and a value head.
+    """A policy head (one logit per action) and a value head on MLPs.
+
+    By default the two heads share one trunk over the observation. With ``critic_size`` the value
+    comes from a separate MLP over a ``critic_size`` input instead (the trainer's privileged critic:
+    the full game state and the seat, `train.acting.critic_inputs`); the policy never sees it, so
+    a `NeuralPolicy` acts on the observation alone.
 
     Illegal actions get the logit `MASKED_LOGIT`: probability exactly 0 in float32, never sampled
     (and unlike the lowest float, it keeps softmax on its fast path).
     """
 
-    def __init__(self, observation_size: int, num_actions: int, hidden: Sequence[int] = (256, 256)):
+    def __init__(self, observation_size: int, num_actions: int, hidden: Sequence[int] = (256, 256),
+                 critic_size: int | None = None):
         super().__init__()
-        layers: list[nn.Module] = []
-        width = observation_size
-        for h in hidden:
-            layers += [nn.Linear(width, h), nn.ReLU()]
-            width = h
-        self.trunk = nn.Sequential(*layers)
+        width = hidden[-1] if hidden else observation_size
+        self.trunk = _mlp(observation_size, hidden)
         self.policy_head = nn.Linear(width, num_actions)
-        self.value_head = nn.Linear(width, 1)
+        self.critic_size = critic_size
+        self.critic = _mlp(critic_size, hidden) if critic_size else None
+        self.value_head = nn.Linear(hidden[-1] if hidden else critic_size or observation_size, 1)
         # Small policy outputs start near uniform over the legal actions (as in CleanRL's PPO).
         nn.init.orthogonal_(self.policy_head.weight, 0.01)
         nn.init.zeros_(self.policy_head.bias)
         nn.init.orthogonal_(self.value_head.weight, 1.0)
         nn.init.zeros_(self.value_head.bias)
 
-    def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(masked logits [B, A], values [B])."""
+    def forward(self, observations: torch.Tensor, masks: torch.Tensor,
+                critic_inputs: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """(masked logits [B, A], values [B]); with a separate critic the values need
+        ``critic_inputs`` and are None without them."""
         hidden = self.trunk(observations)
         logits = self.policy_head(hidden).masked_fill(~masks, MASKED_LOGIT)
-        return logits, self.value_head(hidden).squeeze(-1)
+        if self.critic is None:
+            return logits, self.value_head(hidden).squeeze(-1)
+        return logits, None if critic_inputs is None else self.value(critic_inputs)
 
-    def value(self, observations: torch.Tensor) -> torch.Tensor:
-        return self.value_head(self.trunk(observations)).squeeze(-1)
+    def value(self, inputs: torch.Tensor) -> torch.Tensor:
+        """Values [B] of observations, or of critic inputs with a separate critic."""
+        return self.value_head((self.critic or self.trunk)(inputs)).squeeze(-1)
 
 
 # ----- checkpoints ----------------------------------------------------------------------------
@@ -108,7 +126,8 @@ def load_checkpoint(path: str | Path, env_id: str | None = None) -> dict[str, An
 
 
 def network_from_checkpoint(checkpoint: dict[str, Any]) -> ActorCritic:
-    net = ActorCritic(checkpoint["observation_size"], checkpoint["num_actions"], checkpoint["hidden"])
+    net = ActorCritic(checkpoint["observation_size"], checkpoint["num_actions"], checkpoint["hidden"],
+                      checkpoint.get("critic_size"))
     net.load_state_dict(checkpoint["model"])
     return net.eval()
 

@@ -75,6 +75,10 @@ class VectorGames:
         return np.stack([np.stack([s.observation(p) for p in range(self.game.num_players)])
                          for s in self.states])
 
+    def state_tensors(self) -> np.ndarray:
+        """float32[N, state]: every game's full-information vector (for privileged critics only)."""
+        return np.stack([s.state_tensor() for s in self.states])
+
     # ----- internals -----------------------------------------------------------------------
     def _new_state(self, i: int) -> State:
         seed = self._deal_seed(i) if self._deal_seed is not None else None

@@ -17,7 +17,7 @@ from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, save_check
 from agents.policy import RandomPolicy
 import card_envs
 from card_envs.vector import VectorGames
-from train.acting import Collector, Rollout
+from train.acting import Collector, Rollout, critic_inputs, critic_size
 from train.configs import DEFAULTS
 from train.ppo import Args, Trainer, main, parse_args, seat_gae, start
 
@@ -104,6 +104,51 @@ def test_neural_policy_only_picks_legal_actions(greedy):
     assert masks[np.arange(500), actions].all()
     with pytest.raises(ValueError, match="no legal action"):
         policy.act_batch(np.zeros((1, 20), np.float32), np.zeros((1, 50), np.int8), rng)
+
+
+# ----- the privileged critic (--critic state) -------------------------------------------------
+def test_the_policy_never_reads_the_privileged_critic_input():
+    net = ActorCritic(20, 50, (16,), critic_size=30)
+    observations, masks = torch.rand(8, 20), torch.rand(8, 50) < 0.5
+    masks[:, 0] = True
+    logits_a, values_a = net(observations, masks, torch.rand(8, 30))
+    logits_b, values_b = net(observations, masks, torch.rand(8, 30))
+    torch.testing.assert_close(logits_a, logits_b)
+    assert not torch.allclose(values_a, values_b)  # the value does read it
+    assert net(observations, masks)[1] is None  # acting needs no critic input at all
+
+
+def test_critic_inputs_are_the_full_state_and_the_seat():
+    game = card_envs.make_game("three_piles_v0")
+    games = VectorGames(game, 4, seed=0)
+    states = games.state_tensors()
+    inputs = critic_inputs(states, np.array([0, 1, 1, 0]), 2)
+    assert inputs.shape == (4, critic_size(game, "state")) and critic_size(game, "observation") is None
+    np.testing.assert_array_equal(inputs[:, :-2], states)
+    np.testing.assert_array_equal(inputs[:, -2:], [[1, 0], [0, 1], [0, 1], [1, 0]])
+    np.testing.assert_array_equal(states[2], games.states[2].state_tensor())
+
+
+def test_a_run_with_the_privileged_critic_checkpoints_and_resumes(tmp_path):
+    args = tiny_args(tmp_path, critic="state", total_steps=512)
+    trainer = start(args, set())
+    trainer.train()
+    collector = Collector(trainer.game, args, seed=0, pool_states=trainer.pool_states)
+    rollout = Rollout.empty(args.num_steps, args.num_games, trainer.game, critic=trainer.critic_size)
+    collector.collect(rollout)
+    assert rollout.critic_inputs.shape[-1] == critic_size(trainer.game, "state") and rollout.critic_inputs.any()
+    path = Path(tmp_path) / "t" / "checkpoints" / "latest.pt"
+    assert load_checkpoint(path)["critic_size"] == trainer.critic_size
+    loaded = NeuralPolicy.from_checkpoint(path, "three_piles_v0")
+    observations, masks, _ = VectorGames(trainer.game, 32, seed=1).observe()
+    rng = np.random.default_rng(0)
+    np.testing.assert_array_equal(loaded.act_batch(observations, masks, rng),
+                                  NeuralPolicy(trainer.network).act_batch(observations, masks, rng))
+    resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True, total_steps=1024, progress=False),
+                    {"total_steps"})
+    assert resumed.args.critic == "state" and resumed.step == 512
+    with pytest.raises(ValueError, match="critic"):
+        Trainer(tiny_args(tmp_path), load_checkpoint(path))  # a shared-trunk run can't take it
 
 
 # ----- checkpoints -------------------------------------------------------------------------------
@@ -204,6 +249,7 @@ def test_resume_after_a_killed_run_continues_the_step_count(tmp_path):
     (["--opponent-share", "1.5"], "--opponent-share must be in [0, 1]"),
     (["--env-config", '{"num_players": 9}'], "num_players"),
     (["--resume"], "--resume needs --run-name"),
+    (["--critic", "oracle"], "--critic must be 'observation' or 'state'"),
 ])
 def test_bad_arguments_get_a_clear_error(tmp_path, capsys, argv, message):
     assert main(argv + ["--runs-dir", str(tmp_path), "--no-progress"]) == 2

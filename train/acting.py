@@ -24,12 +24,24 @@ from agents.policy import Policy
 from card_envs.vector import VectorGames
 
 
+def critic_size(game, critic: str) -> int | None:
+    """Input size of the separate critic for ``--critic``: None for "observation" (shared trunk)."""
+    return game.state_layout.size + game.num_players if critic == "state" else None
+
+
+def critic_inputs(state_tensors: np.ndarray, seats: np.ndarray, num_players: int) -> np.ndarray:
+    """The privileged critic's inputs: the full state (absolute seats) and a one-hot of the seat
+    whose value is wanted. Only the critic reads them, during training: acting never does."""
+    return np.concatenate([state_tensors, np.eye(num_players, dtype=np.float32)[seats]], axis=-1)
+
+
 class OpponentPool:
     """Scripted agents plus up to ``size`` frozen snapshots of the learner (sampling policies)."""
 
-    def __init__(self, game, scripted: tuple[str, ...], size: int, hidden: tuple[int, ...]):
+    def __init__(self, game, scripted: tuple[str, ...], size: int, hidden: tuple[int, ...],
+                 critic: int | None = None):
         self.scripted = [make_policy(name, game) for name in scripted]
-        self.size, self.game, self.hidden = size, game, hidden
+        self.size, self.game, self.hidden, self.critic = size, game, hidden, critic
         self.snapshots: list[NeuralPolicy] = []
 
     @property
@@ -46,7 +58,7 @@ class OpponentPool:
     def add_snapshot(self, state_dict: dict[str, torch.Tensor]) -> None:
         if self.size == 0:
             return
-        frozen = ActorCritic(self.game.observation_size, self.game.num_actions, self.hidden)
+        frozen = ActorCritic(self.game.observation_size, self.game.num_actions, self.hidden, self.critic)
         frozen.load_state_dict(state_dict)
         self.snapshots = (self.snapshots + [NeuralPolicy(frozen, greedy=False)])[-self.size:]
 
@@ -65,11 +77,14 @@ class Rollout:
     done: np.ndarray  # [T, N] the game ended with this step
     returns: np.ndarray  # [T, N, P] terminal rewards where done
     bootstrap: np.ndarray  # [N, P] value of every seat's observation after the last step
+    critic_inputs: np.ndarray  # [T, N, C] the privileged critic's inputs (C = 0 without one)
 
     @classmethod
-    def empty(cls, num_steps: int, num_games: int, game, shared: bool = False) -> "Rollout":
+    def empty(cls, num_steps: int, num_games: int, game, shared: bool = False,
+              critic: int | None = None) -> "Rollout":
         t, n, p = num_steps, num_games, game.num_players
         specs = {"observations": ((t, n, game.observation_size), torch.float32),
+                 "critic_inputs": ((t, n, critic or 0), torch.float32),
                  "masks": ((t, n, game.num_actions), torch.bool), "actions": ((t, n), torch.int64),
                  "log_probs": ((t, n), torch.float32), "values": ((t, n), torch.float32),
                  "seats": ((t, n), torch.int64), "learner": ((t, n), torch.bool), "done": ((t, n), torch.bool),
@@ -88,8 +103,9 @@ class Collector:
 
     def __init__(self, game, args, seed: int, pool_states: list[dict[str, torch.Tensor]]):
         self.game, self.args = game, args
-        self.network = ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden))
-        self.pool = OpponentPool(game, tuple(args.opponents), args.pool_size, tuple(args.hidden))
+        self.critic = critic_size(game, args.critic)
+        self.network = ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden), self.critic)
+        self.pool = OpponentPool(game, tuple(args.opponents), args.pool_size, tuple(args.hidden), self.critic)
         for state in pool_states:
             self.pool.add_snapshot(state)
         self.rng = np.random.default_rng(seed)
@@ -128,7 +144,12 @@ class Collector:
             controller = self.controllers[rows, seats]
             rollout.observations[t], rollout.masks[t], rollout.seats[t] = observations, masks, seats
             rollout.learner[t] = controller == 0
-            logits, values = self.network(torch.from_numpy(rollout.observations[t]), torch.from_numpy(rollout.masks[t]))
+            privileged = None
+            if self.critic:
+                rollout.critic_inputs[t] = critic_inputs(self.games.state_tensors(), seats, self.game.num_players)
+                privileged = torch.from_numpy(rollout.critic_inputs[t])
+            logits, values = self.network(torch.from_numpy(rollout.observations[t]),
+                                          torch.from_numpy(rollout.masks[t]), privileged)
             log_probs = logits.log_softmax(-1)
             # Gumbel-max sampling: several times faster than torch.multinomial at this size.
             noise = torch.rand(log_probs.shape, generator=self.torch_rng).log_().neg_().log_()
@@ -148,9 +169,16 @@ class Collector:
                     learner_seat = int(np.flatnonzero(self.controllers[i] == 0)[0])
                     stats["pool_reward"].append(float(returns[i][learner_seat]))
                 self._assign_seats(i)
-        every_seat = torch.from_numpy(self.games.all_seat_observations())
-        rollout.bootstrap[:] = self.network.value(every_seat).numpy()
+        rollout.bootstrap[:] = self.network.value(torch.from_numpy(self._every_seat())).numpy()
         return stats
+
+    def _every_seat(self) -> np.ndarray:
+        """[N, P, input]: the value inputs of every seat of every game (to bootstrap from)."""
+        if not self.critic:
+            return self.games.all_seat_observations()
+        p = self.game.num_players
+        states = np.repeat(self.games.state_tensors()[:, None], p, axis=1)
+        return critic_inputs(states, np.broadcast_to(np.arange(p), states.shape[:2]), p)
 
 
 class InlineActor:
@@ -159,7 +187,7 @@ class InlineActor:
     def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int):
         self.collector = Collector(game, args, seed, pool_states)
         self.collector.network.load_state_dict(weights)
-        self.rollout = Rollout.empty(args.num_steps, args.num_games, game)
+        self.rollout = Rollout.empty(args.num_steps, args.num_games, game, critic=critic_size(game, args.critic))
 
     def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
         return self.rollout, self.collector.collect(self.rollout)
@@ -180,7 +208,8 @@ class ProcessActor:
 
     def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int):
         context = mp.get_context("spawn")  # a fresh interpreter: no forked torch thread state
-        self.buffers = [Rollout.empty(args.num_steps, args.num_games, game, shared=True) for _ in range(2)]
+        self.buffers = [Rollout.empty(args.num_steps, args.num_games, game, shared=True,
+                                      critic=critic_size(game, args.critic)) for _ in range(2)]
         self.weights = [{k: v.clone().share_memory_() for k, v in weights.items()} for _ in range(2)]
         self.version = context.Value("q", update, lock=False)  # the newest published update
         self.ready = context.Queue()

@@ -48,7 +48,7 @@ import card_envs
 from agents import make_policy, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, network_from_checkpoint, save_checkpoint
-from train.acting import Rollout, make_actor
+from train.acting import Rollout, critic_size, make_actor
 from train.configs import DEFAULTS
 
 
@@ -71,6 +71,9 @@ class Args:
     num_games: int = arg(128, "games stepped together")
     num_steps: int = arg(32, "steps of every game per rollout")
     hidden: tuple = arg((256, 256), "hidden layer widths")
+    critic: str = arg("observation", "value input: 'observation' (a head on the policy's trunk) or 'state' "
+                                     "(a separate network on the full game state and the seat: "
+                                     "training only, the policy still sees its observation alone)")
     learning_rate: float = arg(3e-4, "Adam learning rate")
     anneal_lr: bool = arg(True, "decay the learning rate linearly to 0")
     gamma: float = arg(1.0, "discount per own decision")
@@ -108,6 +111,8 @@ class Args:
             raise ValueError(f"--opponent-share must be in [0, 1], got {self.opponent_share}")
         if not (0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1 and self.learning_rate > 0):
             raise ValueError("need 0 < gamma <= 1, 0 <= gae_lambda <= 1 and learning_rate > 0")
+        if self.critic not in ("observation", "state"):
+            raise ValueError(f"--critic must be 'observation' or 'state', got {self.critic!r}")
         if self.actors not in (0, 1):
             raise ValueError(f"--actors must be 0 or 1, got {self.actors}")
         if not self.hidden or min(self.hidden) < 1:
@@ -201,7 +206,8 @@ class Trainer:
         torch.set_num_threads(args.threads)
         self.game = card_envs.make_game(args.env_id, **args.env_config)
         torch.manual_seed(args.seed)  # before the network: its initial weights come from the seed
-        self.network = ActorCritic(self.game.observation_size, self.game.num_actions, args.hidden)
+        self.critic_size = critic_size(self.game, args.critic)
+        self.network = ActorCritic(self.game.observation_size, self.game.num_actions, args.hidden, self.critic_size)
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool_states: list[dict[str, torch.Tensor]] = []  # mirrors the actor's frozen snapshots
         self.step, self.update = 0, 0
@@ -231,6 +237,7 @@ class Trainer:
         keep = rollout.learner
         observations = torch.from_numpy(rollout.observations[keep])
         masks = torch.from_numpy(rollout.masks[keep])
+        critic_inputs = torch.from_numpy(rollout.critic_inputs[keep]) if self.critic_size else None
         actions = torch.from_numpy(rollout.actions[keep])
         old_log_probs = torch.from_numpy(rollout.log_probs[keep])
         old_values = rollout.values[keep]
@@ -243,7 +250,8 @@ class Trainer:
             order = torch.from_numpy(self.rng.permutation(size))
             for start in range(0, size - minibatch + 1, minibatch):
                 idx = order[start:start + minibatch]
-                logits, values = self.network(observations[idx], masks[idx])
+                logits, values = self.network(observations[idx], masks[idx],
+                                              None if critic_inputs is None else critic_inputs[idx])
                 log_probs = logits.log_softmax(-1)  # by hand: torch.distributions adds overhead here
                 log_ratio = log_probs.gather(1, actions[idx, None]).squeeze(1) - old_log_probs[idx]
                 ratio = log_ratio.exp()
@@ -287,7 +295,7 @@ class Trainer:
     def checkpoint(self) -> dict[str, Any]:
         return {"env_id": self.args.env_id, "game_config": self.game.config,
                 "observation_size": self.game.observation_size, "num_actions": self.game.num_actions,
-                "hidden": list(self.args.hidden), "model": self.network.state_dict(),
+                "hidden": list(self.args.hidden), "critic_size": self.critic_size, "model": self.network.state_dict(),
                 "optimizer": self.optimizer.state_dict(), "args": self.args.to_json(),
                 "step": self.step, "update": self.update, "seed": self.args.seed,
                 "rng": json.dumps(self.rng.bit_generator.state), "torch_rng": torch.get_rng_state(),
@@ -302,10 +310,11 @@ class Trainer:
         return path
 
     def _restore(self, checkpoint: dict[str, Any]) -> None:
-        expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden))
-        found = (checkpoint["observation_size"], checkpoint["num_actions"], list(checkpoint["hidden"]))
+        expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden), self.critic_size)
+        found = (checkpoint["observation_size"], checkpoint["num_actions"], list(checkpoint["hidden"]),
+                 checkpoint.get("critic_size"))
         if found != expected:
-            raise ValueError(f"checkpoint network (obs, actions, hidden) = {found}, this run needs {expected}")
+            raise ValueError(f"checkpoint network (obs, actions, hidden, critic) = {found}, this run needs {expected}")
         self.network.load_state_dict(network_from_checkpoint(checkpoint).state_dict())
         self.optimizer.load_state_dict(checkpoint["optimizer"])
         self.step, self.update = checkpoint["step"], checkpoint["update"]
