@@ -85,7 +85,7 @@ def build_report(meta: dict[str, Any], players: list[Player], results: list[Pair
 
 
 # ----- files ----------------------------------------------------------------------------------
-def _atomic_write(path: Path, write) -> None:
+def atomic_write(path: Path, write) -> None:
     """``write(file_object_path)`` into a temporary file beside ``path``, then rename over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix + ".tmp")
@@ -100,7 +100,7 @@ def _atomic_write(path: Path, write) -> None:
 
 
 def write_text(path: Path, text: str) -> None:
-    _atomic_write(path, lambda tmp: Path(tmp).write_text(text))
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text))
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -197,7 +197,7 @@ def plots(report: dict[str, Any], out: Path) -> list[str]:
 
     def save(fig, name: str) -> None:
         fig.tight_layout()
-        _atomic_write(out / name, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+        atomic_write(out / name, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
         plt.close(fig)
         written.append(name)
 

@@ -1,0 +1,90 @@
+"""Plot a run's learning curve from its TensorBoard log.
+
+    python -m train.curve runs/<run> [--out DIR]
+
+Writes ``curve.png`` (the periodic ``eval/`` win rates against every baseline, with their Wilson
+95% intervals, against env steps) and ``curve.md`` (the same figures as a table, with the wall
+time of each evaluation) to ``--out`` (default: the run folder), both atomically.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from evaluate.report import atomic_write, write_text
+
+PREFIX = "eval/win_rate_vs_"
+
+
+def read_curves(run_dir: Path) -> tuple[dict[str, list[tuple[int, float, float, float, float]]], float]:
+    """{baseline: [(step, minutes since the start, win rate, low, high)]} and the run's start time."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(run_dir), size_guidance={"scalars": 0}).Reload()
+    tags = events.Tags()["scalars"]
+    if "charts/SPS" not in tags:
+        raise ValueError(f"{run_dir} holds no training log (charts/SPS); pass a runs/<run> folder")
+    start = events.Scalars("charts/SPS")[0].wall_time
+    curves = {}
+    for tag in tags:
+        name = tag[len(PREFIX):]
+        if not tag.startswith(PREFIX) or name.endswith(("_ci_low", "_ci_high")):
+            continue
+        rows = zip(events.Scalars(tag), events.Scalars(tag + "_ci_low"), events.Scalars(tag + "_ci_high"))
+        curves[name] = [(e.step, (e.wall_time - start) / 60, e.value, lo.value, hi.value) for e, lo, hi in rows]
+    return curves, start
+
+
+def plot(curves, path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for name, rows in curves.items():
+        steps = [r[0] / 1e6 for r in rows]
+        ax.plot(steps, [r[2] for r in rows], label=f"vs {name}")
+        ax.fill_between(steps, [r[3] for r in rows], [r[4] for r in rows], alpha=0.25)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set(xlabel="env steps (millions)", ylabel="win rate (Wilson 95%)", ylim=(0, 1), title=title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+    plt.close(fig)
+
+
+def table(curves) -> str:
+    names = list(curves)
+    lines = ["| step | minutes | " + " | ".join(f"vs {n} [95%]" for n in names) + " |",
+             "|---:|---:|" + "---|" * len(names)]
+    for rows in zip(*curves.values()):
+        cells = [f"{r[2]:.3f} [{r[3]:.3f}, {r[4]:.3f}]" for r in rows]
+        lines.append(f"| {rows[0][0]:,} | {rows[0][1]:.1f} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m train.curve", description=__doc__.splitlines()[0])
+    parser.add_argument("run_dir", type=Path, help="a run folder, runs/<run>")
+    parser.add_argument("--out", type=Path, default=None, help="where to write curve.png and curve.md")
+    args = parser.parse_args(argv)
+    try:
+        curves, _ = read_curves(args.run_dir)
+    except (ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not curves:
+        print(f"error: {args.run_dir} has no eval/ scalars yet", file=sys.stderr)
+        return 2
+    out = args.out or args.run_dir
+    plot(curves, out / "curve.png", args.run_dir.name)
+    write_text(out / "curve.md", f"# Learning curve: {args.run_dir.name}\n\n{table(curves)}")
+    print(f"wrote {out / 'curve.png'} and {out / 'curve.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
