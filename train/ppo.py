@@ -361,7 +361,9 @@ class Trainer:
             if self.step >= next_checkpoint:
                 self.save()
                 next_checkpoint += args.checkpoint_every
-            bar.update(min(self.step, args.total_steps) - bar.n)
+            if args.max_minutes:  # the bar ends where the time limit will: an honest ETA
+                bar.total = min(args.total_steps, self.step + int(sps * max(0.0, deadline - time.perf_counter())))
+            bar.update(min(self.step, bar.total) - bar.n)
             bar.set_postfix_str(self._postfix(sps))
         self.stop_actor()  # before the final evaluation: it gets the machine to itself
         self._log_eval(writer, args.final_eval_deals)
