@@ -23,6 +23,10 @@ How it works (in the spirit of CleanRL's single-file PPO):
   the weights after update k-1 while this learner trains on rollout k, so both cores work; the
   one-update lag is absorbed by PPO's importance ratio. ``--actors 0`` plays in this process.
 - Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `agents.neural`).
+- ``--critic state``: the value comes from a separate privileged critic on the full game state
+  (``game.state_layout``) and the seat; only training reads it, the policy acts on its own
+  observation. Off by default: on 3 Piles it learned more slowly than the shared-trunk critic.
+- ``python -m train.curve runs/<run>`` plots the ``eval/`` curve of a run.
 
 A "step" is one decision asked of a seat (forced single-choice decisions are played by the env
 and not counted); SPS counts all seats' steps, learner and opponents.
