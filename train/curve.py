@@ -72,7 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="where to write curve.png and curve.md")
     args = parser.parse_args(argv)
     try:
+        import matplotlib  # noqa: F401  (checked first: a run's log is no use without it)
+
         curves, _ = read_curves(args.run_dir)
+    except ImportError as error:
+        print(f"error: {error.name} is missing; install the eval extra: "
+              "python3 -m pip install -e \".[eval]\" -c constraints.txt", file=sys.stderr)
+        return 2
     except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
