@@ -186,6 +186,15 @@ def rating_curves(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return curves
 
 
+def save_figure(fig, path: Path) -> None:
+    """Lay out a matplotlib figure, write it as a PNG atomically, and close it."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+    plt.close(fig)
+
+
 def plots(report: dict[str, Any], out: Path) -> list[str]:
     """Win-rate (score-rate) heatmap, ratings with intervals, rating vs training step: PNG files."""
     import matplotlib
@@ -196,9 +205,7 @@ def plots(report: dict[str, Any], out: Path) -> list[str]:
     written = []
 
     def save(fig, name: str) -> None:
-        fig.tight_layout()
-        atomic_write(out / name, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
-        plt.close(fig)
+        save_figure(fig, out / name)
         written.append(name)
 
     labels = [pl["label"] for pl in report["players"]]

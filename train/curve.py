@@ -13,13 +13,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from evaluate.report import atomic_write, write_text
+from evaluate.report import save_figure, write_text
 
 PREFIX = "eval/win_rate_vs_"
 
 
-def read_curves(run_dir: Path) -> tuple[dict[str, list[tuple[int, float, float, float, float]]], float]:
-    """{baseline: [(step, minutes since the start, win rate, low, high)]} and the run's start time."""
+def read_curves(run_dir: Path) -> dict[str, list[tuple[int, float, float, float, float]]]:
+    """{baseline: [(step, minutes since the start, win rate, low, high)]}."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     events = EventAccumulator(str(run_dir), size_guidance={"scalars": 0}).Reload()
@@ -34,7 +34,7 @@ def read_curves(run_dir: Path) -> tuple[dict[str, list[tuple[int, float, float, 
             continue
         rows = zip(events.Scalars(tag), events.Scalars(tag + "_ci_low"), events.Scalars(tag + "_ci_high"))
         curves[name] = [(e.step, (e.wall_time - start) / 60, e.value, lo.value, hi.value) for e, lo, hi in rows]
-    return curves, start
+    return curves
 
 
 def plot(curves, path: Path, title: str) -> None:
@@ -51,9 +51,7 @@ def plot(curves, path: Path, title: str) -> None:
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set(xlabel="env steps (millions)", ylabel="win rate (Wilson 95%)", ylim=(0, 1), title=title)
     ax.legend(loc="lower right")
-    fig.tight_layout()
-    atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def table(curves) -> str:
@@ -74,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import matplotlib  # noqa: F401  (checked first: a run's log is no use without it)
 
-        curves, _ = read_curves(args.run_dir)
+        curves = read_curves(args.run_dir)
     except ImportError as error:
         print(f"error: {error.name} is missing; install the eval extra: "
               "python3 -m pip install -e \".[eval]\" -c constraints.txt", file=sys.stderr)
