@@ -135,11 +135,11 @@ def test_a_run_with_the_privileged_critic_checkpoints_and_resumes(tmp_path):
     trainer = start(args, set())
     trainer.train()
     collector = Collector(trainer.game, args, seed=0, pool_states=trainer.pool_states)
-    rollout = Rollout.empty(args.num_steps, args.num_games, trainer.game, critic=trainer.critic_size)
+    rollout = Rollout.empty(args.num_steps, args.num_games, trainer.game, critic=trainer.network.critic_size)
     collector.collect(rollout)
     assert rollout.critic_inputs.shape[-1] == critic_size(trainer.game, "state") and rollout.critic_inputs.any()
     path = Path(tmp_path) / "t" / "checkpoints" / "latest.pt"
-    assert load_checkpoint(path)["critic_size"] == trainer.critic_size
+    assert load_checkpoint(path)["critic_size"] == trainer.network.critic_size
     loaded = NeuralPolicy.from_checkpoint(path, "three_piles_v0")
     observations, masks, _ = VectorGames(trainer.game, 32, seed=1).observe()
     rng = np.random.default_rng(0)

@@ -187,7 +187,7 @@ class InlineActor:
     def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int):
         self.collector = Collector(game, args, seed, pool_states)
         self.collector.network.load_state_dict(weights)
-        self.rollout = Rollout.empty(args.num_steps, args.num_games, game, critic=critic_size(game, args.critic))
+        self.rollout = Rollout.empty(args.num_steps, args.num_games, game, critic=self.collector.critic)
 
     def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
         return self.rollout, self.collector.collect(self.rollout)

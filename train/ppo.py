@@ -210,8 +210,8 @@ class Trainer:
         torch.set_num_threads(args.threads)
         self.game = card_envs.make_game(args.env_id, **args.env_config)
         torch.manual_seed(args.seed)  # before the network: its initial weights come from the seed
-        self.critic_size = critic_size(self.game, args.critic)
-        self.network = ActorCritic(self.game.observation_size, self.game.num_actions, args.hidden, self.critic_size)
+        self.network = ActorCritic(self.game.observation_size, self.game.num_actions, args.hidden,
+                                   critic_size(self.game, args.critic))
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool_states: list[dict[str, torch.Tensor]] = []  # mirrors the actor's frozen snapshots
         self.step, self.update = 0, 0
@@ -241,7 +241,7 @@ class Trainer:
         keep = rollout.learner
         observations = torch.from_numpy(rollout.observations[keep])
         masks = torch.from_numpy(rollout.masks[keep])
-        critic_inputs = torch.from_numpy(rollout.critic_inputs[keep]) if self.critic_size else None
+        critic_inputs = torch.from_numpy(rollout.critic_inputs[keep]) if self.network.critic else None
         actions = torch.from_numpy(rollout.actions[keep])
         old_log_probs = torch.from_numpy(rollout.log_probs[keep])
         old_values = rollout.values[keep]
@@ -299,7 +299,8 @@ class Trainer:
     def checkpoint(self) -> dict[str, Any]:
         return {"env_id": self.args.env_id, "game_config": self.game.config,
                 "observation_size": self.game.observation_size, "num_actions": self.game.num_actions,
-                "hidden": list(self.args.hidden), "critic_size": self.critic_size, "model": self.network.state_dict(),
+                "hidden": list(self.args.hidden), "critic_size": self.network.critic_size,
+                "model": self.network.state_dict(),
                 "optimizer": self.optimizer.state_dict(), "args": self.args.to_json(),
                 "step": self.step, "update": self.update, "seed": self.args.seed,
                 "rng": json.dumps(self.rng.bit_generator.state), "torch_rng": torch.get_rng_state(),
@@ -314,7 +315,7 @@ class Trainer:
         return path
 
     def _restore(self, checkpoint: dict[str, Any]) -> None:
-        expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden), self.critic_size)
+        expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden), self.network.critic_size)
         found = (checkpoint["observation_size"], checkpoint["num_actions"], list(checkpoint["hidden"]),
                  checkpoint.get("critic_size"))
         if found != expected:
