@@ -15,7 +15,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from card_envs.core.game import Game, IllegalActionError
+from card_envs.core.game import Game, IllegalActionError, is_integer
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("ansi", "human")
@@ -48,8 +48,13 @@ class CardGameEnv(AECEnv):
             raise ValueError(f"render_mode={render_mode!r} is not supported; use one of {RENDER_MODES} or None")
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action={illegal_action!r} is not supported; use one of {ILLEGAL_ACTION_MODES}")
+        if not (is_integer(illegal_reward) or isinstance(illegal_reward, (float, np.floating))) \
+                or not np.isfinite(illegal_reward):
+            raise ValueError(f"illegal_reward={illegal_reward!r} is not supported; it must be a finite number")
+        if not isinstance(auto_forced, (bool, np.bool_)):
+            raise ValueError(f"auto_forced={auto_forced!r} is not supported; it must be True or False")
         n = game.num_players
-        if render_seat is not None and render_seat not in range(-1, n):
+        if render_seat is not None and not (is_integer(render_seat) and -1 <= render_seat < n):
             raise ValueError(f"render_seat={render_seat!r} must be None, -1 (all) or a seat in 0..{n - 1}")
         self.game, self.env_id = game, env_id
         self.render_mode, self.render_seat = render_mode, render_seat

@@ -265,7 +265,9 @@ def test_make_refuses_bad_arguments(env_case):
     with pytest.raises(ValueError, match="does not accept \\['colour'\\]; its arguments are"):
         card_envs.make(env_id, colour="red")
     for bad in ({"render_mode": "rgb_array"}, {"illegal_action": "ignore"}, {"render_seat": 9},
-                {"num_players": 99}, {"reward": "money"}):
+                {"render_seat": True}, {"render_seat": 0.0}, {"num_players": 99}, {"reward": "money"},
+                {"illegal_reward": float("nan")}, {"illegal_reward": float("-inf")}, {"illegal_reward": "-1"},
+                {"illegal_reward": True}, {"auto_forced": "no"}, {"auto_forced": 1}, {"auto_forced": None}):
         with pytest.raises(ValueError, match="not supported|must be"):
             card_envs.make(env_id, **{**config, **bad})
 

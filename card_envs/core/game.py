@@ -16,6 +16,12 @@ import numpy as np
 from card_envs.core.layout import Layout
 
 
+def is_integer(value: Any) -> bool:
+    """An int or numpy integer, but not a bool: a flag or a float that happens to equal a number
+    is refused rather than guessed at."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 class IllegalActionError(ValueError):
     """An action that is not legal in the current state; the state is left unchanged."""
 
@@ -65,8 +71,7 @@ class Game(abc.ABC):
 
         Only integers are actions: a float or a bool that happens to equal a legal index is
         refused rather than guessed at."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < self.num_actions:
+        if not is_integer(action) or not 0 <= action < self.num_actions:
             raise IllegalActionError(f"action {action!r} is not an integer in 0..{self.num_actions - 1}")
         return int(action)
 
