@@ -195,8 +195,9 @@ class ThreePilesState(State):
 
     # ----- derived data -------------------------------------------------------------------
     def _rebuild_derived(self) -> None:
-        """Recompute pile bounds and the feature store from the card lists."""
+        """Recompute the legal actions, pile bounds and the feature store from the card lists."""
         n = self.game.num_players
+        self._legal = None
         self.lo = [[min((RANK[c] for c in p), default=EMPTY_LO) for p in seat] for seat in self.piles]
         self.hi = [[max((RANK[c] for c in p), default=EMPTY_HI) for p in seat] for seat in self.piles]
         f = np.zeros(self.game.state_layout.size, dtype=np.float32)
@@ -414,25 +415,27 @@ class ThreePilesState(State):
             self.game, [h[:] for h in self.hands], [[p[:] for p in seat] for seat in self.piles],
             [s[:] for s in self.stacks], self.deck[:], self.current_player, self.phase, self.passes,
             _copy=derived)
-        copy._legal = self._legal
+        copy._legal = self._legal  # never mutated, only replaced: safe to share
         return copy
 
     def determinize(self, player: int, rng: np.random.Generator) -> "ThreePilesState":
-        """Resample the deck order and the other hands from the cards `player` cannot see.
+        """Deal the deck and the other hands anew from the cards `player` cannot see.
 
         Nothing about another hand is ever revealed in 3 Piles (hand cards come only from the
-        face-down deal and deck), so a uniform reshuffle of the unseen cards is consistent.
+        face-down deal and deck; a pass needs an empty hand, which is public), so a uniform
+        deal of the unseen cards is consistent. The pool is sorted first: the copy depends only
+        on what `player` knows and on `rng`, never on the real order of the hidden cards.
         """
         others = [q for q in range(self.game.num_players) if q != player]
-        unseen = self.deck + [c for q in others for c in self.hands[q]]
-        shuffled = [unseen[i] for i in rng.permutation(len(unseen))]
-        copy = self.clone()
+        pool = sorted(self.deck + [c for q in others for c in self.hands[q]])
+        dealt = rng.permutation(pool).tolist()
+        hands = [h[:] for h in self.hands]
         for q in others:
-            size = len(self.hands[q])
-            copy.hands[q], shuffled = shuffled[:size], shuffled[size:]
-        copy.deck = shuffled
-        copy._rebuild_derived()
-        return copy
+            size = len(hands[q])
+            hands[q], dealt = sorted(dealt[:size]), dealt[size:]
+        return ThreePilesState(  # built afresh: no cache of the real position survives
+            self.game, hands, [[p[:] for p in seat] for seat in self.piles], [s[:] for s in self.stacks], dealt,
+            self.current_player, self.phase, self.passes)
 
     def to_json(self) -> dict[str, Any]:
         return {
