@@ -228,8 +228,9 @@ class PilesState(State):
 
     # ----- derived data -------------------------------------------------------------------
     def _rebuild_derived(self) -> None:
-        """Recompute tops, values, points and the feature store from the card lists."""
+        """Recompute the legal actions, tops, values, points and the feature store from the cards."""
         g, n = self.game, self.game.num_players
+        self._legal = None
         self.tops = [pile[-1] for pile in self.piles]
         self.top_colour = [COLOUR[c] for c in self.tops]
         self.values = [total_value(self.tops, p) for p in POSITIONS]
@@ -442,24 +443,26 @@ class PilesState(State):
         return copy
 
     def determinize(self, player: int, rng: np.random.Generator) -> "PilesState":
-        """Resample the other hands, the set-aside cards and future pass draws for `player`.
+        """Deal the other hands and the set-aside cards anew for `player`; new future pass draws.
 
         Nothing about another hand is ever revealed in Piles (cards leave a hand face up and are
-        then public; placements are free choices that constrain nothing), so a uniform reshuffle
-        of the cards `player` cannot see is consistent with what he has seen.
+        then public; placements are free choices that constrain nothing; the card a pass takes
+        is uniform among the hand), so a uniform deal of the cards `player` cannot see is
+        consistent with what he has seen. The pool is sorted first, so the copy depends only on
+        what `player` knows and on `rng`. The chance seed is hidden too and must be redrawn: with
+        it, the public outcome of each past pass would tell where the taken card ranked in the
+        passer's hand, hence something about the cards still in it.
         """
         others = self.game.others[player]
-        unseen = [c for q in others for c in self.hands[q]] + self.set_aside
-        shuffled = [unseen[i] for i in rng.permutation(len(unseen))]
-        copy = self.clone()
+        pool = sorted([c for q in others for c in self.hands[q]] + self.set_aside)
+        dealt = rng.permutation(pool).tolist()
+        hands = [h[:] for h in self.hands]
         for q in others:
-            size = len(self.hands[q])
-            copy.hands[q], shuffled = sorted(shuffled[:size]), shuffled[size:]
-        copy.set_aside = shuffled
-        copy.chance_seed = int(rng.integers(2**63))
-        copy._legal = None
-        copy._rebuild_derived()
-        return copy
+            size = len(hands[q])
+            hands[q], dealt = sorted(dealt[:size]), dealt[size:]
+        return PilesState(  # built afresh: no cache of the real position survives
+            self.game, hands, [p[:] for p in self.piles], [c[:] for c in self.captured], dealt,
+            self.team_colours[:], self.current_player, int(rng.integers(2**63)))
 
     def to_json(self) -> dict[str, Any]:
         return {
