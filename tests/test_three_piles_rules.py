@@ -34,8 +34,9 @@ def C(name: str) -> int:
 def snap(n=2, hands=None, piles=None, stacks=None, deck=(), rest="deck", current=0, phase="choose",
          passes=0) -> dict:
     """A full snapshot. hands/piles: {seat: ...}; stacks: list of up to 3 lists (bottom -> top);
-    deck: top card first. Unlisted cards go under the deck (rest="deck") or under stack `rest`."""
-    hands = [list((hands or {}).get(s, [])) for s in range(n)]
+    deck: top card first. Unlisted cards go under the deck (rest="deck") or under stack `rest`.
+    While the deck lasts, the hands of unlisted seats get 3 unlisted cards (a reachable position)."""
+    listed, hands = hands or {}, [list((hands or {}).get(s, [])) for s in range(n)]
     piles = [[list(p) for p in (piles or {}).get(s, [[], [], []])] for s in range(n)]
     stacks = [list(s) for s in (stacks or [])] + [[] for _ in range(3 - len(stacks or []))]
     deck = list(deck)
@@ -43,6 +44,9 @@ def snap(n=2, hands=None, piles=None, stacks=None, deck=(), rest="deck", current
         {c for s in stacks for c in s} | set(deck)
     leftover = [c for c in ALL_CARDS if c not in used]
     if rest == "deck":
+        for s in range(n):
+            if s not in listed:
+                hands[s], leftover = leftover[-3:], leftover[:-3]
         deck += leftover
     else:
         stacks[rest] = leftover + stacks[rest]
@@ -199,9 +203,9 @@ def test_deck_turn_no_hand_play_or_pass_before_drawing():
 
 
 def test_pass_never_legal_while_deck_not_empty():
-    """Even with an empty hand and no fitting stack top, the player draws rather than passes."""
+    """With no fitting stack top, the player draws rather than passes (or plays his hand)."""
     s = make(piles=stuck_piles(2), stacks=[["5S"], ["6S"], ["7S"]], deck=["QS"])
-    assert s.legal_actions() == [DRAW]
+    assert len(s.hands[0]) == 3 and s.legal_actions() == [DRAW]
 
 
 def test_take_moves_stack_top_to_pile_and_passes_turn():
@@ -377,7 +381,8 @@ def test_any_non_pass_move_resets_consecutive_passes(move):
     """Passes must be consecutive: any other move resets the count."""
     actions = {"take": take_action(2, 0), "to_pile": play_to_pile(C("AS"), 0),
                "to_stack": play_to_stack(C("AS"), 1)}
-    s = make(current=1, passes=1, hands={1: ["AS"]}, piles=stuck_piles(2),
+    spans = [["4C", "KC"], ["4D", "KD"], ["4H", "KH"]]  # seat 0 passed: no top fits its piles
+    s = make(current=1, passes=1, hands={1: ["AS"]}, piles={0: spans, 1: stuck_piles(2)[1]},
              stacks=[["5S"], ["6S"], ["QS"]], rest=0)
     s.apply(actions[move])
     assert s.to_json()["consecutive_passes"] == 0
@@ -434,9 +439,10 @@ def test_score_updates_as_cards_are_added():
 
 
 # ----- rewards ------------------------------------------------------------------------------
-SIX = [["AC", "KC"], ["2D"], []]  # 2 + 3 + 1 = 6 (shorter longest pile)
-FIVE = [["3S", "4S", "5S", "6S", "7S"], [], []]  # 5 (longer pile, lower total)
-FIVE_B = [["2H", "3H", "4H", "6H", "7H"], [], []]
+SIX = [["AC", "KC"], ["2D", "QC"], ["3C", "JC"]]  # 2 + 3 + 1 = 6 (shorter longest pile)
+FIVE_B = [["2H", "3H", "4H", "6H", "8H"], ["4C", "9C"], ["5C", "10C"]]  # 5
+# Game over: the one stack top, 7S, fits no pile above (each spans rank 7), and every hand is empty.
+OVER = dict(stacks=[["7S"]], rest=0)
 
 
 def test_returns_zero_before_the_end():
@@ -447,17 +453,16 @@ def test_returns_zero_before_the_end():
 
 def test_highest_total_wins():
     """'Highest total wins' (totals compared, not the longest pile): +1 / -1."""
-    s = make(piles={0: SIX, 1: FIVE_B}, passes=2, stacks=[["8S"], ["9S"], ["10S"]], rest=0)
+    s = make(piles={0: SIX, 1: FIVE_B}, passes=2, **OVER)
     assert s.is_terminal() and s.scores() == [6, 5]
     assert s.returns().tolist() == [1.0, -1.0]
-    s = make(piles={0: FIVE_B, 1: SIX}, passes=2, stacks=[["8S"], ["9S"], ["10S"]], rest=0)
+    s = make(piles={0: FIVE_B, 1: SIX}, passes=2, **OVER)
     assert s.returns().tolist() == [-1.0, 1.0]
 
 
 def test_equal_totals_draw():
     """'Equal totals draw': reward 0 for both."""
-    s = make(piles={0: FIVE_B, 1: [["2D", "3D"], ["AS"], ["9D"]]}, passes=2,
-             stacks=[["8S"], ["9S"], ["10S"]], rest=0)
+    s = make(piles={0: FIVE_B, 1: [["2D", "8S"], ["3D", "9S"], ["6S", "10D"]]}, passes=2, **OVER)
     assert s.scores() == [5, 5]
     assert s.returns().tolist() == [0.0, 0.0]
 
@@ -473,22 +478,21 @@ def test_returns_after_played_out_ending():
 
 def test_score_reward_mode():
     """reward='score': (own score - mean of the others' scores) / 35."""
-    s = make(reward="score", piles={0: SIX, 1: FIVE_B}, passes=2, stacks=[["8S"], ["9S"], ["10S"]], rest=0)
+    s = make(reward="score", piles={0: SIX, 1: FIVE_B}, passes=2, **OVER)
     assert s.returns() == pytest.approx([1 / 35, -1 / 35])
-    s = make(n=3, reward="score", piles={0: SIX, 1: FIVE_B, 2: [["9C"], [], []]}, passes=3,
-             stacks=[["8S"], ["10S"], ["JS"]], rest=0)
-    assert s.scores() == [6, 5, 1]
-    assert s.returns() == pytest.approx([(6 - 3) / 35, (5 - 3.5) / 35, (1 - 5.5) / 35])
+    s = make(n=3, reward="score", piles={0: SIX, 1: FIVE_B, 2: [["7C"], ["7H"], ["6S", "8S"]]}, passes=3, **OVER)
+    assert s.scores() == [6, 5, 2]
+    assert s.returns() == pytest.approx([(6 - 3.5) / 35, (5 - 4) / 35, (2 - 5.5) / 35])
 
 
 @pytest.mark.parametrize("third, expected", [
-    ([["9C"], [], []], [1.0, 0.0, -1.0]),  # 6 > 5 > 1
-    ([["8C", "9C", "10C", "JC", "QC"], [], []], [1.0, -0.5, -0.5]),  # 6 > 5 = 5
-    ([["8C", "9C", "10C", "JC", "QC", "KS"], [], []], [0.5, -1.0, 0.5]),  # 6 = 6 > 5
+    ([["7C"], ["7H"], ["6S", "8S"]], [1.0, 0.0, -1.0]),  # 6 > 5 > 2
+    ([["5S", "6S", "8S", "9S", "10S"], ["7C"], ["7H"]], [1.0, -0.5, -0.5]),  # 6 > 5 = 5
+    ([["4S", "5S", "6S", "8S", "9S", "10S"], ["7C"], ["7H"]], [0.5, -1.0, 0.5]),  # 6 = 6 > 5
 ])
 def test_three_player_rank_rewards(third, expected):
     """n players: (players beaten - players beating you) / (n - 1)."""
-    s = make(n=3, piles={0: SIX, 1: FIVE_B, 2: third}, passes=3, stacks=[["8S"], ["10S"], ["JS"]], rest=0)
+    s = make(n=3, piles={0: SIX, 1: FIVE_B, 2: third}, passes=3, **OVER)
     assert s.is_terminal()
     assert s.returns().tolist() == expected
 

@@ -103,11 +103,26 @@ Adapter arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``au
 
 ## Snapshots
 
-``env.unwrapped.snapshot()`` returns ``{"env_id", "config", "state"}``; ``state`` (format 1) holds
+``env.unwrapped.snapshot()`` returns ``{"env_id", "config", "state"}``; ``state`` (format 2) holds
 ``game``, ``format``, ``num_players``, ``current_player``, ``phase`` (``"choose"``/``"place"``),
-``consecutive_passes``, ``hands`` (per seat), ``piles`` (per seat, 3 piles, low to high),
-``stacks`` (bottom to top) and ``deck`` (top card first); cards are names like ``"10D"``.
-``env.reset(options={"state": snapshot})`` starts from it after checking it completely.
+``consecutive_passes``, ``hands`` (per seat, in card order: clubs Ace..King, then diamonds,
+hearts, spades, whatever order the cards were dealt or drawn in), ``piles`` (per seat, 3 piles,
+low to high), ``stacks`` (bottom to top), ``deck`` (top card first) and ``last_move`` (``null``
+before the first move, else e.g. ``{"seat": 1, "action": "take stack 0 top -> pile 2", "card":
+"7C"}``: the card a take or play moved, ``null`` for a draw or a pass); cards are names like
+``"10D"``. Hands and piles load in any order (their order carries nothing); format 1 snapshots
+(no ``last_move``) still load.
+
+``env.reset(options={"state": snapshot})`` starts from it after checking that the rules can
+reach it (`card_envs.games.three_piles.snapshot.validate`): every field of the right type; each
+of the 52 cards exactly once; no pile repeats a rank; no empty stack while the deck has cards
+or in phase ``place``; every hand holds exactly 3 cards while the deck has cards, the player in
+phase ``place`` exactly 4 (the others 3), and at most 3 once the deck is empty; a pass count
+only with an empty deck in phase ``choose``, and each of the seats that passed holds no card
+and has no stack top fitting its piles; a ``last_move`` by the seat that moved last, a draw
+exactly in phase ``place``, a pass exactly when passes are counted, and its card where the move
+left it (an end of that pile, the top of that stack). A refused snapshot raises ValueError
+naming the field, e.g. ``hands[1]: 2 cards, exactly 3 here: ...``.
 
 ## Where we resolved the rulebook
 
@@ -120,12 +135,22 @@ Adapter arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``au
 - The game ends after n consecutive passes; a player who passed may play again if a stack top
   changed before everyone passed.
 - 3 and 4 players use the same rules (the source only suggests them).
+- The match "to 100 points" the source mentions is not offered: an env episode is one deal, as
+  every PettingZoo classic env is one game, and its rewards are that game's. A match is a sum
+  of ``infos[agent]["scores"]`` over episodes, which a user keeps in a few lines (rotating
+  seats between games, as the evaluation does).
 
 ## Version history
 
 - v0: first release. (Before its release, the observation gained `pile_fits`, the ranks each
   pile still accepts: derived from public `piles`, it spares a network from learning the
   pile-order rule from card one-hots.)
+- v0, snapshot format 2 (play unchanged): snapshots carry ``last_move`` and the render shows it
+  and names the winner(s); hands are listed in card order; the loader checks every invariant
+  above (it accepted unreachable positions before) and keeps its messages short; format 1
+  still loads. ``determinize`` builds its copy afresh from a sorted pool of the unseen cards:
+  it no longer keeps the real mover's cached legal actions, and its result depends only on
+  what the seat knows and on the rng.
 """
 
 from card_envs.games.three_piles.rules import ThreePilesGame, ThreePilesState

@@ -8,11 +8,12 @@ incrementally by `apply`, so an observation is a single numpy gather.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 import numpy as np
 
-from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT, card_names, parse_cards, shuffled_deck
+from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT, card_names, shuffled_deck
 from card_envs.core.game import Game, IllegalActionError, State
 from card_envs.core.layout import Layout, Piece
 from card_envs.core.rewards import check_reward_mode, terminal_returns
@@ -136,7 +137,7 @@ def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
 class ThreePilesGame(Game):
     name = "three_piles"
     version = 0
-    snapshot_format = 1
+    snapshot_format = 2  # 2 added last_move; format 1 snapshots still load
 
     def __init__(self, num_players: int = 2, reward: str = "win"):
         if not isinstance(num_players, int) or not 2 <= num_players <= 4:
@@ -159,7 +160,7 @@ class ThreePilesGame(Game):
 
     def new_state(self, rng: np.random.Generator) -> "ThreePilesState":
         deck = shuffled_deck(rng)  # deck[-1] is the top card
-        hands = [[deck.pop() for _ in range(HAND_SIZE)] for _ in range(self.num_players)]
+        hands = [sorted(deck.pop() for _ in range(HAND_SIZE)) for _ in range(self.num_players)]
         stacks = [[deck.pop()] for _ in range(NUM_STACKS)]
         piles = [[[] for _ in range(NUM_PILES)] for _ in range(self.num_players)]
         return ThreePilesState(self, hands, piles, stacks, deck, current=0, phase=CHOOSE, passes=0)
@@ -173,20 +174,25 @@ class ThreePilesGame(Game):
         return render_text(state, viewer)
 
     def state_from_json(self, data: dict[str, Any]) -> "ThreePilesState":
-        return _state_from_json(self, data)
+        from card_envs.games.three_piles.snapshot import state_from_json
+
+        return state_from_json(self, data)
 
 
 class ThreePilesState(State):
-    def __init__(self, game: ThreePilesGame, hands, piles, stacks, deck, current, phase, passes, _copy=None):
+    def __init__(self, game: ThreePilesGame, hands, piles, stacks, deck, current, phase, passes, last_move=None,
+                 _copy=None):
         self.game = game
         self._num_players = game.num_players
-        self.hands: list[list[int]] = hands
+        self.hands: list[list[int]] = hands  # per seat, sorted
         self.piles: list[list[list[int]]] = piles  # piles[seat][k], sorted by rank
         self.stacks: list[list[int]] = stacks  # bottom .. top
         self.deck: list[int] = deck  # bottom .. top (pop() draws)
         self.current_player = current
         self.phase = phase
         self.passes = passes  # consecutive passes
+        # (seat, action, card moved or None): all public, for render. A drawn card stays None.
+        self.last_move: tuple[int, int, int | None] | None = last_move
         self._legal: list[int] | None = None
         if _copy is None:
             self._rebuild_derived()
@@ -267,7 +273,7 @@ class ThreePilesState(State):
 
     def _hand_plays(self, p: int, lo: list[int], hi: list[int]) -> list[int]:
         legal = []
-        for c in sorted(self.hands[p]):
+        for c in self.hands[p]:  # sorted: the list comes out sorted
             r = RANK[c]
             base = PLAY_BASE + c * NUM_DESTINATIONS
             for k in range(NUM_PILES):
@@ -300,16 +306,19 @@ class ThreePilesState(State):
         p = self.current_player
         if action == DRAW:
             card = self.deck.pop()
-            self.hands[p].append(card)
+            insort(self.hands[p], card)
             self._set_phase(PLACE)
             self._moved_from_deck(card, to_hand_of=p)
             self._legal = None
+            self.last_move = (p, DRAW, None)  # the card drawn is hidden
             return
         if action == PASS:
             self.passes += 1
+            self.last_move = (p, PASS, None)
         elif action < DRAW:  # take a stack top
             s, k = divmod(action, NUM_PILES)
             card = self.stacks[s].pop()
+            self.last_move = (p, action, card)
             self._left_stack(s, card)
             self._add_to_pile(p, k, card)
             if not self.stacks[s] and self.deck:
@@ -319,6 +328,7 @@ class ThreePilesState(State):
             self.passes = 0
         else:  # play a hand card
             card, dest = divmod(action - PLAY_BASE, NUM_DESTINATIONS)
+            self.last_move = (p, action, card)
             self.hands[p].remove(card)
             self._left_hand(p, card)
             if dest < NUM_PILES:
@@ -414,7 +424,7 @@ class ThreePilesState(State):
         copy = ThreePilesState(
             self.game, [h[:] for h in self.hands], [[p[:] for p in seat] for seat in self.piles],
             [s[:] for s in self.stacks], self.deck[:], self.current_player, self.phase, self.passes,
-            _copy=derived)
+            self.last_move, _copy=derived)
         copy._legal = self._legal  # never mutated, only replaced: safe to share
         return copy
 
@@ -435,7 +445,7 @@ class ThreePilesState(State):
             hands[q], dealt = sorted(dealt[:size]), dealt[size:]
         return ThreePilesState(  # built afresh: no cache of the real position survives
             self.game, hands, [[p[:] for p in seat] for seat in self.piles], [s[:] for s in self.stacks], dealt,
-            self.current_player, self.phase, self.passes)
+            self.current_player, self.phase, self.passes, self.last_move)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -449,6 +459,9 @@ class ThreePilesState(State):
             "piles": [[card_names(p) for p in seat] for seat in self.piles],
             "stacks": [card_names(s) for s in self.stacks],
             "deck": card_names(reversed(self.deck)),  # top card first
+            "last_move": None if self.last_move is None else {
+                "seat": self.last_move[0], "action": describe_action(self.last_move[1]),
+                "card": None if self.last_move[2] is None else card_names(self.last_move[2:])[0]},
         }
 
     def __repr__(self) -> str:
@@ -461,70 +474,3 @@ def _score(seat_piles: list[list[int]]) -> int:
     ace_kings = sum(1 for p in seat_piles if p and RANK[p[0]] == ACE and RANK[p[-1]] == KING)
     diamonds = sum(1 for p in seat_piles for c in p if SUIT[c] == DIAMONDS)
     return longest + 3 * ace_kings + diamonds
-
-
-SNAPSHOT_KEYS = ("game", "format", "num_players", "current_player", "phase", "consecutive_passes",
-                 "hands", "piles", "stacks", "deck")
-
-
-def _state_from_json(game: ThreePilesGame, data: dict[str, Any]) -> ThreePilesState:
-    """Validate a snapshot completely before building a state from it."""
-    if not isinstance(data, dict):
-        raise ValueError(f"a three_piles snapshot must be a dict, got {type(data).__name__}")
-    missing = [k for k in SNAPSHOT_KEYS if k not in data]
-    extra = [k for k in data if k not in SNAPSHOT_KEYS]
-    if missing or extra:
-        raise ValueError(f"bad three_piles snapshot: missing keys {missing}, unknown keys {extra}; "
-                         f"expected exactly {list(SNAPSHOT_KEYS)}")
-    if data["game"] != game.name:
-        raise ValueError(f"snapshot is for game {data['game']!r}, not {game.name!r}")
-    if data["format"] != game.snapshot_format:
-        raise ValueError(f"snapshot format {data['format']!r} is not supported; expected {game.snapshot_format}")
-    n = game.num_players
-    if data["num_players"] != n:
-        raise ValueError(f"snapshot has num_players={data['num_players']!r} but this env has {n}")
-    if data["phase"] not in PHASE_NAMES:
-        raise ValueError(f"phase {data['phase']!r} is not one of {PHASE_NAMES}")
-    current, passes = data["current_player"], data["consecutive_passes"]
-    if not isinstance(current, int) or not 0 <= current < n:
-        raise ValueError(f"current_player={current!r} must be a seat in 0..{n - 1}")
-    if not isinstance(passes, int) or not 0 <= passes <= n:
-        raise ValueError(f"consecutive_passes={passes!r} must be in 0..{n}")
-    hands = _seat_lists(data["hands"], n, "hands", parse_cards)
-    piles = _seat_lists(data["piles"], n, "piles", lambda seat: _seat_lists(seat, NUM_PILES, "piles of a seat", parse_cards))
-    stacks = _seat_lists(data["stacks"], NUM_STACKS, "stacks", parse_cards)
-    deck = parse_cards(data["deck"])
-    every = [c for h in hands for c in h] + [c for s in piles for p in s for c in p] + \
-        [c for s in stacks for c in s] + deck
-    if sorted(every) != list(range(NUM_CARDS)):
-        seen = set()
-        dupes = sorted({c for c in every if c in seen or seen.add(c)})
-        absent = sorted(set(range(NUM_CARDS)) - set(every))
-        raise ValueError(f"snapshot must hold each of the 52 cards exactly once; duplicated {card_names(dupes)}, "
-                         f"missing {card_names(absent)}")
-    for seat, seat_piles in enumerate(piles):
-        for k, pile in enumerate(seat_piles):
-            ranks = [RANK[c] for c in pile]
-            if len(set(ranks)) != len(ranks):
-                raise ValueError(f"pile {k} of seat {seat} repeats a rank: {card_names(pile)}")
-            pile.sort(key=lambda c: RANK[c])
-    if deck and not all(stacks):
-        raise ValueError("a center stack may only be empty once the deck is empty")
-    phase = PHASE_NAMES.index(data["phase"])
-    if phase == PLACE and not hands[current]:
-        raise ValueError("phase 'place' needs a card in the current player's hand")
-    for seat, hand in enumerate(hands):
-        limit = HAND_SIZE + 1 if (seat == current and phase == PLACE) else HAND_SIZE
-        if len(hand) > limit:
-            raise ValueError(f"hand of seat {seat} holds {len(hand)} cards; at most {limit} here "
-                             "(3, plus the card just drawn by the current player in phase 'place')")
-    if deck and passes:
-        raise ValueError("consecutive_passes must be 0 while the deck has cards (passing needs an empty deck)")
-    deck.reverse()  # JSON lists the deck top first; internally the top is last
-    return ThreePilesState(game, hands, piles, stacks, deck, current, phase, passes)
-
-
-def _seat_lists(value: Any, count: int, what: str, parse) -> list:
-    if not isinstance(value, list) or len(value) != count:
-        raise ValueError(f"{what} must be a list of {count} entries, got {value!r}")
-    return [parse(v) for v in value]
