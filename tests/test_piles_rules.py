@@ -3,9 +3,11 @@ resolutions in the env docstring.
 
 Positions are built from JSON snapshots (`state.to_json()` format) by `snap()`: a test names the
 cards it cares about; the other seats' hands are filled with unused cards to the sizes the turn
-order requires, and any card still unused goes to team 1's captured cards (``rest="captured"``),
-at the bottom of a Castle pile (``rest=<position>``) or, for end positions, into single-colour
-piles on the positions left free (``rest="monochrome"``, worth nothing to anyone).
+order requires, and any card still unused goes to the captured cards (``rest="captured"``: team 1
+first, as many as team 0's turns can have passed, then team 0), under a Castle pile in an order
+the placement rules allow (``rest=<position>``) or, for end positions, into single-colour piles on
+the positions left free (``rest="monochrome"``, worth nothing to anyone). Snapshots are checked
+for reachability, so the fillers keep every position one the rules can reach.
 """
 
 from __future__ import annotations
@@ -54,7 +56,12 @@ def snap(n=4, castle=CASTLE, hands=None, captured=((), ()), set_aside=(), colour
             need = size - 1 if seat < current else size
             hands[seat], unused = unused[:need], unused[need:]
     if unused and rest == "captured":
-        captured[1] += unused
+        # A team captures only the cards its opponents passed: no more than their turns.
+        dealt = 10 if n == 4 or set_aside else 20
+        turns0 = sum(dealt - len(hands[s]) for s in range(0, n, 2))
+        room = max(0, turns0 - len(captured[1]) - sum(len(p) - 1 for p in castle))
+        captured[1] += unused[:room]
+        captured[0] += unused[room:]
     elif unused and rest == "monochrome":
         free = [p for p in range(12) if not castle[p]]
         reds = [c for c in unused if COLOUR[C(c)] == RED]
@@ -64,8 +71,9 @@ def snap(n=4, castle=CASTLE, hands=None, captured=((), ()), set_aside=(), colour
             castle[free[i % half]].append(c)
         for i, c in enumerate(blacks):
             castle[free[half + i % (len(free) - half)]].append(c)
-    elif unused:
-        castle[rest] = unused + castle[rest]
+    elif unused:  # other colour than the top first, high to low, then the top's colour
+        colour = COLOUR[C(castle[rest][0])]
+        castle[rest] = sorted(unused, key=lambda c: (COLOUR[C(c)] == colour, -(C(c) % 13))) + castle[rest]
     return {"game": "piles", "format": 1, "num_players": n, "current_player": current,
             "hands": [hands[s] for s in range(n)], "castle": castle, "captured": captured,
             "set_aside": set_aside, "team_colours": list(colours), "chance_seed": seed}
@@ -400,7 +408,7 @@ def test_two_player_second_deal():
     hands are empty again.' Dealt alternately, seat 0 first; seat 0 moves first again."""
     rest = [c for c in ALL_CARDS if c not in CASTLE and c not in ("2H", "AC")]
     set_aside, captured = rest[:20], rest[20:]
-    s = make(n=2, hands={0: ["2H"], 1: ["AC"]}, set_aside=set_aside, captured=(captured, []))
+    s = make(n=2, hands={0: ["2H"], 1: ["AC"]}, set_aside=set_aside, captured=(captured[:9], captured[9:]))
     assert s.turns_left == 22
     view = s.game.observation_layout.views(s.observation(0))
     assert view["second_deal"][0] == 0
@@ -435,7 +443,7 @@ def test_two_player_game_lasts_20_turns_each():
 # 9 + 3), r0c1 holds AH JD under a black top (Blacks take 9 + 2); the other piles hold one colour
 # only. Captured after passes: team 0 has AS (9 for the Reds) and 2H (red: worth nothing to
 # them), team 1 has KD (4 for the Blacks) and 3C (nothing). Reds 21, Blacks 15.
-END_CASTLE = [["AC", "QS", "5H"], ["AH", "JD", "9S"]] + [[] for _ in range(10)]
+END_CASTLE = [["AC", "QS", "KH"], ["AH", "JD", "9S"]] + [[] for _ in range(10)]
 END_CAPTURED = (["AS", "2H"], ["KD", "3C"])
 
 
@@ -499,11 +507,14 @@ def test_cards_taken_before_the_colours_are_fixed_score_against_the_final_colour
     places the first card. Black (KS): team 1 is black and scores the red Ace; red (KH): it is
     worth nothing to team 1."""
     castle = ["2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S", "4C", "4D", "4H", "4S"]
-    hands = {0: ["AH"], 1: [card], 2: ["5C"], 3: ["5D"]}
-    taken = [c for c in ALL_CARDS if c not in castle + ["AH", card, "5C", "5D"]]  # 36 earlier passes
-    s = make(castle=castle, hands=hands, captured=(taken, []))
+    others = ["5D", "6D"] if card == "KS" else ["5C", "6C"]  # not of the card's colour
+    hands = {0: ["AH"], 1: [card], 2: others[:1], 3: others[1:]}
+    # 36 earlier passes, 18 by each team; team 1's catch is of its own colour, worth nothing.
+    taken = [c for c in ALL_CARDS if c not in castle + ["AH", card] + others]
+    own = [c for c in taken if COLOUR[C(c)] == COLOUR[C(card)]][:18]
+    s = make(castle=castle, hands=hands, captured=([c for c in taken if c not in own], own))
     s.apply(PASS)
-    assert s.captured[1] == [C("AH")]
+    assert s.captured[1] == [C(c) for c in own] + [C("AH")]
     target = next(p for p in range(12) if COLOUR[s.tops[p]] == COLOUR[C(card)])
     s.apply(place_action(C(card), target))
     assert s.team_colours[1] == COLOUR[C(card)]
@@ -671,7 +682,7 @@ def _current(d):
     (_empty_pile, ["at least one card", "r1c1"]),
     (_set_aside_in_4p, ["set_aside", "with 4 players"]),
     (_seed, ["chance_seed"]),
-    (_current, ["current_player=4", "0..3"]),
+    (_current, ["current_player: 4", "0..3"]),
 ], ids=["duplicate", "game", "colours", "colours_early", "sizes", "empty_pile", "set_aside", "seed", "current"])
 def test_bad_snapshots_raise_helpful_value_errors(corrupt, words):
     data = snap()
@@ -688,5 +699,5 @@ def test_two_player_snapshot_checks_the_set_aside_size():
     PilesGame(num_players=2).state_from_json(data)
     data["captured"][0] = data["set_aside"][:5]
     data["set_aside"] = data["set_aside"][5:]
-    with pytest.raises(ValueError, match="set_aside holds 15 cards; with 2 players it holds 0 or 20"):
+    with pytest.raises(ValueError, match="set_aside: holds 15 cards; with 2 players it holds 0 or 20"):
         PilesGame(num_players=2).state_from_json(data)

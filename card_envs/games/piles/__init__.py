@@ -39,6 +39,11 @@ empty; play goes on until both hands are empty again (20 turns each).
 ``player_0 .. player_3`` (``player_0`` and ``player_1`` with 2 players); team ``seat % 2``.
 Every decision is a whole turn.
 
+There is no 3-player game: the source is a game for "two teams of two, partners opposite",
+whose passes give a card to "the opponent on your left" and whose colours belong to teams. Three
+players cannot form two equal teams, and the source gives no rule for them; the two-player
+variant (one player per team, with the set-aside deal) is the rules file's.
+
 ## Actions
 
 ``Discrete(625)``, the same for both player counts. Actions name cards, not hand slots.
@@ -107,13 +112,29 @@ Adapter arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``au
 
 ## Snapshots
 
-``env.unwrapped.snapshot()`` returns ``{"env_id", "config", "state"}``; ``state`` (format 1) holds
-``game``, ``format``, ``num_players``, ``current_player``, ``hands`` (per seat), ``castle`` (12
-piles in position order, bottom card first), ``captured`` (per team, in the order taken),
-``set_aside`` (next dealt first; empty with 4 players and after the second deal),
-``team_colours`` (``[null, null]`` until the first placement, then e.g. ``["red", "black"]``,
-team 0 first) and ``chance_seed`` (the pass draws, see below); cards are names like ``"10D"``.
-``env.reset(options={"state": snapshot})`` starts from it after checking it completely.
+``env.unwrapped.snapshot()`` returns ``{"env_id", "config", "state"}``; ``state`` (format 2) holds
+``game``, ``format``, ``num_players``, ``current_player``, ``hands`` (per seat, in card order:
+clubs Ace..King, then diamonds, hearts, spades), ``castle`` (12 piles in position order, bottom
+card first), ``captured`` (per team, in the order taken), ``set_aside`` (next dealt first; empty
+with 4 players and after the second deal), ``team_colours`` (``[null, null]`` until the first
+placement, then e.g. ``["red", "black"]``, team 0 first), ``chance_seed`` (the pass draws, see
+below) and ``last_move`` (``null`` before the first move, else e.g. ``{"seat": 3, "action":
+"pass", "card": "5H"}``: the card placed, or the card the pass gave away); cards are names like
+``"10D"``. Hands load in any order; format 1 snapshots (no ``last_move``) still load.
+
+``env.reset(options={"state": snapshot})`` starts from it after checking that the rules can
+reach it (`card_envs.games.piles.snapshot.validate`): every field of the right type; each of the
+52 cards exactly once; every Castle pile holds at least its dealt card, and a card lying on one
+of the other colour beat that card's total value, which was at least its rank minus its number
+of neighbours; 20 or no set-aside cards with 2 players, none with 4; hand sizes that fit the
+turn order (seat 0 first, one card per turn, the seats before the current one a card short,
+a finished game back at seat 0); no team has captured more cards than its opponents had turns
+(a pass gives the card to the other team, never to the passer's own); colours fixed exactly
+when a card was placed, and consistent with a team having placed a card of its colour; a
+``last_move`` by the seat before the one to move, whose card is the top of the pile it was
+placed on (by a team that placed a card) or the last card the passer's left neighbour captured.
+A refused snapshot raises ValueError naming the field, e.g. ``captured[0]: 3 cards, but team 1
+has taken only 2 turns: ...``.
 
 ## Where we resolved the rulebook
 
@@ -125,7 +146,9 @@ team 0 first) and ``chance_seed`` (the pass draws, see below); cards are names l
   event inside ``apply``: pass ``k`` of a game (counted by the captured cards) draws from
   ``np.random.default_rng((chance_seed, k))``, where ``chance_seed`` is drawn from the env's rng
   at the deal. So ``reset(seed)`` reproduces games, a snapshot continues identically, and
-  ``determinize`` resamples future draws with a new seed.
+  ``determinize`` resamples future draws with a new seed. The seed is hidden from every seat
+  (not in the observation nor in a seat's render): with it, the public outcome of each past pass
+  would tell where the taken card ranked in the passer's hand.
 - The colours are fixed by the first card placed by anyone (the source says "by the opener",
   who may pass): its placer's team takes its colour. Colours never restrict placements: any
   player may place a card of either colour by rules 1 and 2.
@@ -139,9 +162,17 @@ team 0 first) and ``chance_seed`` (the pass draws, see below); cards are names l
   0 moves first in the second deal (turns simply keep alternating). ``scores()`` gives each seat
   its team's points, so teammates' scores are equal.
 
+- The source has no 3-player game (see Agents).
+
 ## Version history
 
 - v0: first release.
+- v0, snapshot format 2 (play unchanged): snapshots carry ``last_move`` and the render shows it
+  and names the winning team; the loader checks every invariant above (it accepted unreachable
+  positions before, such as a passed card credited to the passer's own team) and keeps its
+  messages short; format 1 still loads. ``determinize`` builds its copy afresh from a sorted
+  pool of the unseen cards and a fresh chance seed: its result depends only on what the seat
+  knows and on the rng.
 """
 
 from card_envs.games.piles.rules import PilesGame, PilesState

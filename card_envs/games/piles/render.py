@@ -3,11 +3,31 @@
 from __future__ import annotations
 
 from card_envs.core.cards import card_names
-from card_envs.games.piles.rules import COLOUR_NAMES, COLS, ROWS, PilesState, position_name, team_of
+from card_envs.games.piles.rules import (
+    COLOUR_NAMES, COLS, NUM_POSITIONS, PASS, ROWS, PilesState, position_name, team_of)
 
 
 def _cards(cards) -> str:
     return " ".join(card_names(cards)) or "-"
+
+
+def last_move_text(state: PilesState) -> str:
+    """The last move, all public: a placed card, or the card a pass gave away face up."""
+    if state.last_move is None:
+        return "none yet"
+    seat, action, card = state.last_move
+    if action == PASS:
+        taker = (seat + 1) % state.game.num_players
+        return f"player_{seat} passed; player_{taker} took {_cards([card])}"
+    return f"player_{seat} placed {_cards([card])} on {position_name(action % NUM_POSITIONS)}"
+
+
+def result_text(points: list[int], n: int) -> str:
+    """'The team with more points wins; equal points draw.'"""
+    if points[0] == points[1]:
+        return "draw"
+    team = 0 if points[0] > points[1] else 1
+    return f"team {team} ({'+'.join(f'player_{s}' for s in range(n) if team_of(s) == team)}) wins"
 
 
 def render_text(state: PilesState, viewer: int | None) -> str:
@@ -17,10 +37,10 @@ def render_text(state: PilesState, viewer: int | None) -> str:
     n = state.game.num_players
     points = state.team_points()
     if state.is_terminal():
-        head = f"game over: team 0 {points[0]}, team 1 {points[1]}"
+        head = f"game over: team 0 {points[0]}, team 1 {points[1]} | {result_text(points, n)}"
     else:
         head = f"player_{state.current_player} to move | turns left {state.turns_left}"
-    lines = [f"Piles | {head}", "  Castle (top=total value/pile height):",
+    lines = [f"Piles | {head}", f"  last move: {last_move_text(state)}", "  Castle (top=total value/pile height):",
              "        " + "".join(f"c{col:<11}" for col in range(COLS))]
     for row in range(ROWS):
         cells = []

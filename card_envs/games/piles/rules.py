@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.cards import (
-    ACE, DIAMONDS, HEARTS, JACK, KING, QUEEN, RANK, SUIT, card_names, parse_cards, shuffled_deck)
+    ACE, DIAMONDS, HEARTS, JACK, KING, QUEEN, RANK, SUIT, card_names, shuffled_deck)
 from card_envs.core.game import Game, IllegalActionError, State
 from card_envs.core.layout import Layout, Piece
 from card_envs.core.rewards import check_reward_mode
@@ -158,7 +158,7 @@ def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
 class PilesGame(Game):
     name = "piles"
     version = 0
-    snapshot_format = 1
+    snapshot_format = 2  # 2 added last_move; format 1 snapshots still load
 
     def __init__(self, num_players: int = 4, reward: str = "win"):
         if not isinstance(num_players, int) or num_players not in (2, 4):
@@ -205,12 +205,14 @@ class PilesGame(Game):
         return render_text(state, viewer)
 
     def state_from_json(self, data: dict[str, Any]) -> "PilesState":
-        return _state_from_json(self, data)
+        from card_envs.games.piles.snapshot import state_from_json
+
+        return state_from_json(self, data)
 
 
 class PilesState(State):
     def __init__(self, game: PilesGame, hands, piles, captured, set_aside, team_colours, current, chance_seed,
-                 _copy=None):
+                 last_move=None, _copy=None):
         self.game = game
         self.hands: list[list[int]] = hands  # per seat, sorted
         self.piles: list[list[int]] = piles  # per position, bottom .. top
@@ -219,6 +221,8 @@ class PilesState(State):
         self.team_colours: list[int | None] = team_colours  # per team: RED, BLACK or None (not fixed)
         self.current_player = current
         self.chance_seed = chance_seed  # pass k draws from np.random.default_rng((chance_seed, k))
+        # (seat, action, card placed or taken after the pass): all public, for render.
+        self.last_move: tuple[int, int, int] | None = last_move
         self._legal: list[int] | None = None
         if _copy is None:
             self._rebuild_derived()
@@ -349,6 +353,7 @@ class PilesState(State):
     def _place(self, p: int, card: int, pos: int) -> None:
         g, f = self.game, self.features
         self._left_hand(p, card)
+        self.last_move = (p, card * NUM_POSITIONS + pos, card)
         pile, old_top = self.piles[pos], self.tops[pos]
         old_colour, colour = self.top_colour[pos], COLOUR[card]
         pile.append(card)
@@ -383,6 +388,7 @@ class PilesState(State):
         hand = self.hands[p]
         k = len(self.captured[0]) + len(self.captured[1])  # passes so far: a fresh draw per pass
         card = hand[int(np.random.default_rng((self.chance_seed, k)).integers(len(hand)))]
+        self.last_move = (p, PASS, card)
         self._left_hand(p, card)
         team = team_of((p + 1) % self.game.num_players)
         self.captured[team].append(card)
@@ -438,8 +444,8 @@ class PilesState(State):
                    self.held[:], [x[:] for x in self.captured_points], self.turns_left, self.features.copy())
         copy = PilesState(self.game, [h[:] for h in self.hands], [p[:] for p in self.piles],
                           [c[:] for c in self.captured], self.set_aside[:], self.team_colours[:],
-                          self.current_player, self.chance_seed, _copy=derived)
-        copy._legal = self._legal
+                          self.current_player, self.chance_seed, self.last_move, _copy=derived)
+        copy._legal = self._legal  # never mutated, only replaced: safe to share
         return copy
 
     def determinize(self, player: int, rng: np.random.Generator) -> "PilesState":
@@ -462,7 +468,7 @@ class PilesState(State):
             hands[q], dealt = sorted(dealt[:size]), dealt[size:]
         return PilesState(  # built afresh: no cache of the real position survives
             self.game, hands, [p[:] for p in self.piles], [c[:] for c in self.captured], dealt,
-            self.team_colours[:], self.current_player, int(rng.integers(2**63)))
+            self.team_colours[:], self.current_player, int(rng.integers(2**63)), self.last_move)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -476,88 +482,10 @@ class PilesState(State):
             "set_aside": card_names(self.set_aside),
             "team_colours": [None if k is None else COLOUR_NAMES[k] for k in self.team_colours],
             "chance_seed": self.chance_seed,
+            "last_move": None if self.last_move is None else {
+                "seat": self.last_move[0], "action": describe_action(self.last_move[1]),
+                "card": card_names(self.last_move[2:])[0]},
         }
 
     def __repr__(self) -> str:
         return f"PilesState({self.to_json()})"
-
-
-SNAPSHOT_KEYS = ("game", "format", "num_players", "current_player", "hands", "castle", "captured",
-                 "set_aside", "team_colours", "chance_seed")
-
-
-def _state_from_json(game: PilesGame, data: dict[str, Any]) -> PilesState:
-    """Validate a snapshot completely before building a state from it."""
-    if not isinstance(data, dict):
-        raise ValueError(f"a piles snapshot must be a dict, got {type(data).__name__}")
-    missing = [k for k in SNAPSHOT_KEYS if k not in data]
-    extra = [k for k in data if k not in SNAPSHOT_KEYS]
-    if missing or extra:
-        raise ValueError(f"bad piles snapshot: missing keys {missing}, unknown keys {extra}; "
-                         f"expected exactly {list(SNAPSHOT_KEYS)}")
-    if data["game"] != game.name:
-        raise ValueError(f"snapshot is for game {data['game']!r}, not {game.name!r}")
-    if data["format"] != game.snapshot_format:
-        raise ValueError(f"snapshot format {data['format']!r} is not supported; expected {game.snapshot_format}")
-    n = game.num_players
-    if data["num_players"] != n:
-        raise ValueError(f"snapshot has num_players={data['num_players']!r} but this env has {n}")
-    current, seed = data["current_player"], data["chance_seed"]
-    if type(current) is not int or not 0 <= current < n:
-        raise ValueError(f"current_player={current!r} must be a seat in 0..{n - 1}")
-    if type(seed) is not int or not 0 <= seed < 2**63:
-        raise ValueError(f"chance_seed={seed!r} must be an integer in 0..2**63-1")
-    hands = _lists(data["hands"], n, "hands")
-    piles = _lists(data["castle"], NUM_POSITIONS, "castle")
-    captured = _lists(data["captured"], 2, "captured")
-    set_aside = parse_cards(data["set_aside"])
-    colours = _team_colours(data["team_colours"])
-    every = [c for h in hands for c in h] + [c for p in piles for c in p] + [c for t in captured for c in t] + set_aside
-    if sorted(every) != list(range(NUM_CARDS)):
-        seen: set[int] = set()
-        dupes = sorted({c for c in every if c in seen or seen.add(c)})
-        absent = sorted(set(range(NUM_CARDS)) - set(every))
-        raise ValueError(f"snapshot must hold each of the 52 cards exactly once; duplicated {card_names(dupes)}, "
-                         f"missing {card_names(absent)}")
-    if not all(piles):
-        raise ValueError(f"every Castle position holds a pile of at least one card; empty: "
-                         f"{[position_name(p) for p, pile in enumerate(piles) if not pile]}")
-    allowed = (0, SET_ASIDE) if n == 2 else (0,)
-    if len(set_aside) not in allowed:
-        sizes = " or ".join(map(str, allowed))
-        raise ValueError(f"set_aside holds {len(set_aside)} cards; with {n} players it holds {sizes}")
-    _check_hand_sizes(hands, current, set_aside)
-    placed = any(len(p) > 1 for p in piles)
-    if placed != (colours[0] is not None):
-        raise ValueError(f"team_colours={data['team_colours']!r} but {'a' if placed else 'no'} card was placed on "
-                         "the Castle: the first card placed fixes the colours (null, null before)")
-    return PilesState(game, [sorted(h) for h in hands], piles, captured, set_aside, colours, current, seed)
-
-
-def _lists(value: Any, count: int, what: str) -> list[list[int]]:
-    if not isinstance(value, list) or len(value) != count:
-        raise ValueError(f"{what} must be a list of {count} lists of card names, got {value!r}")
-    return [parse_cards(v) for v in value]
-
-
-def _team_colours(value: Any) -> list[int | None]:
-    if value == [None, None]:
-        return [None, None]
-    if value in (["red", "black"], ["black", "red"]):
-        return [COLOUR_NAMES.index(k) for k in value]
-    raise ValueError(f"team_colours={value!r} must be [null, null] (not fixed yet), "
-                     "['red', 'black'] or ['black', 'red'] (team 0's colour first)")
-
-
-def _check_hand_sizes(hands: list[list[int]], current: int, set_aside: list[int]) -> None:
-    """Every turn takes one card from the mover's hand, seat 0 first: the seats before the
-    current player hold one card fewer than the others."""
-    sizes = [len(h) for h in hands]
-    m = sizes[current]
-    expected = [m - 1 if s < current else m for s in range(len(hands))]
-    if sizes != expected or not 0 <= m <= HAND_SIZE or (m == 0 and (current or set_aside)):
-        raise ValueError(
-            f"hand sizes {sizes} do not fit current_player={current}: seat 0 moves first and every turn "
-            f"takes one card, so the seats before the current player hold one card fewer than the others "
-            f"(at most {HAND_SIZE}); the set-aside cards are dealt as soon as all hands are empty, and a "
-            f"finished game has current_player 0")
