@@ -7,6 +7,7 @@ Stars) as suit 4. Names are rank then suit letter: ``"AS"``, ``"10D"``, ``"KH"``
 
 from __future__ import annotations
 
+import reprlib
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -37,10 +38,10 @@ def card_name(card: int, suits: str = STANDARD_SUITS) -> str:
 def parse_card(name: str, suits: str = STANDARD_SUITS) -> int:
     """``"10D"`` -> 22. Raises ValueError naming the accepted form."""
     if not isinstance(name, str) or len(name) < 2:
-        raise ValueError(f"bad card {name!r}: expected rank {'/'.join(RANK_NAMES)} + suit {suits!r}, e.g. '10D'")
+        raise ValueError(f"bad card {reprlib.repr(name)}: expected rank {'/'.join(RANK_NAMES)} + suit {suits!r}, e.g. '10D'")
     rank_text, suit_text = name[:-1].upper(), name[-1].upper()
     if rank_text not in RANK_NAMES or suit_text not in suits:
-        raise ValueError(f"bad card {name!r}: expected rank {'/'.join(RANK_NAMES)} + suit {suits!r}, e.g. '10D'")
+        raise ValueError(f"bad card {reprlib.repr(name)}: expected rank {'/'.join(RANK_NAMES)} + suit {suits!r}, e.g. '10D'")
     return make_card(RANK_NAMES.index(rank_text) + 1, suits.index(suit_text))
 
 
@@ -50,7 +51,7 @@ def card_names(cards: Iterable[int], suits: str = STANDARD_SUITS) -> list[str]:
 
 def parse_cards(names: Sequence[str], suits: str = STANDARD_SUITS) -> list[int]:
     if isinstance(names, str) or not isinstance(names, (list, tuple)):
-        raise ValueError(f"expected a list of card names, got {names!r}")
+        raise ValueError(f"expected a list of card names, got {reprlib.repr(names)}")
     return [parse_card(n, suits) for n in names]
 
 

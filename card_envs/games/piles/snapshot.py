@@ -7,18 +7,17 @@ or deeply nested.
 
 from __future__ import annotations
 
-import reprlib
 from typing import Any
 
 from card_envs.core.cards import RANK, card_names
+from card_envs.core.snapshot import check_keys, each_card_once, read_cards, read_int, read_list, show
 from card_envs.games.piles.rules import (
-    COLOUR, COLOUR_NAMES, HAND_SIZE, NEIGHBOURS, NUM_ACTIONS, NUM_CARDS, NUM_POSITIONS, PASS, SET_ASIDE,
+    COLOUR, COLOUR_NAMES, HAND_SIZE, NEIGHBOURS, NUM_ACTIONS, NUM_POSITIONS, PASS, SET_ASIDE,
     PilesGame, PilesState, describe_action, position_name, team_of)
 
 KEYS = {1: ("game", "format", "num_players", "current_player", "hands", "castle", "captured", "set_aside",
             "team_colours", "chance_seed")}
 KEYS[2] = KEYS[1] + ("last_move",)  # format 2 added last_move; format 1 still loads, without one
-CARD = {name: c for c, name in enumerate(card_names(range(NUM_CARDS)))}
 ACTION = {describe_action(a): a for a in range(NUM_ACTIONS)}
 
 
@@ -31,16 +30,16 @@ def validate(game: PilesGame, data: Any) -> tuple:
     castle, captured, set_aside, team colours, current, chance seed, last move). Hands may be
     listed in any order: their order carries nothing."""
     n = game.num_players
-    keys = _keys(data, game)
-    current = _int(data["current_player"], "current_player", n - 1)
-    seed = _int(data["chance_seed"], "chance_seed", 2**63 - 1)
-    hands = [sorted(_cards(h, f"hands[{s}]")) for s, h in enumerate(_list(data["hands"], "hands", n))]
-    castle = [_cards(pile, f"castle[{p}]") for p, pile in enumerate(_list(data["castle"], "castle", NUM_POSITIONS))]
-    captured = [_cards(c, f"captured[{t}]") for t, c in enumerate(_list(data["captured"], "captured", 2))]
-    set_aside = _cards(data["set_aside"], "set_aside")
+    keys = check_keys(data, game, KEYS)
+    current = read_int(data["current_player"], "current_player", n - 1)
+    seed = read_int(data["chance_seed"], "chance_seed", 2**63 - 1)
+    hands = [sorted(read_cards(h, f"hands[{s}]")) for s, h in enumerate(read_list(data["hands"], "hands", n))]
+    castle = [read_cards(pile, f"castle[{p}]") for p, pile in enumerate(read_list(data["castle"], "castle", NUM_POSITIONS))]
+    captured = [read_cards(c, f"captured[{t}]") for t, c in enumerate(read_list(data["captured"], "captured", 2))]
+    set_aside = read_cards(data["set_aside"], "set_aside")
     colours = _team_colours(data["team_colours"])
 
-    _each_card_once([(f"hands[{s}]", h) for s, h in enumerate(hands)]
+    each_card_once([(f"hands[{s}]", h) for s, h in enumerate(hands)]
                     + [(f"castle[{p}]", pile) for p, pile in enumerate(castle)]
                     + [(f"captured[{t}]", c) for t, c in enumerate(captured)] + [("set_aside", set_aside)])
     for p, pile in enumerate(castle):
@@ -93,11 +92,11 @@ def _check_hand_sizes(hands: list[list[int]], current: int, set_aside: list[int]
 def _check_colours(colours: list[int | None], castle: list[list[int]], placed: list[int], value: Any) -> None:
     """The first card placed on the Castle gives its placer's team its colour."""
     if (sum(placed) > 0) != (colours[0] is not None):
-        raise ValueError(f"team_colours: {_show(value)}, but {'a' if sum(placed) else 'no'} card was placed on "
+        raise ValueError(f"team_colours: {show(value)}, but {'a' if sum(placed) else 'no'} card was placed on "
                          "the Castle: the first card placed fixes the colours (null, null before)")
     on_top = {COLOUR[c] for pile in castle for c in pile[1:]}  # colours of the placed cards
     if colours[0] is not None and not any(placed[t] and colours[t] in on_top for t in (0, 1)):
-        raise ValueError(f"team_colours: {_show(value)}, but no team placed a card of its own colour: the "
+        raise ValueError(f"team_colours: {show(value)}, but no team placed a card of its own colour: the "
                          "first card placed gives its colour to its placer's team")
 
 
@@ -106,23 +105,23 @@ def _last_move(value: Any, n: int, current: int, castle, captured, placed) -> tu
     if value is None:
         return None
     if not isinstance(value, dict) or set(value) != {"seat", "action", "card"}:
-        raise ValueError(f"last_move: {_show(value)} must be null or a dict with keys 'seat', 'action', 'card'")
+        raise ValueError(f"last_move: {show(value)} must be null or a dict with keys 'seat', 'action', 'card'")
     mover = (current - 1) % n
-    if _int(value["seat"], "last_move.seat", n - 1) != mover:
+    if read_int(value["seat"], "last_move.seat", n - 1) != mover:
         raise ValueError(f"last_move.seat: {value['seat']}, but seat {mover} moved last (the seat before the one "
                          "to move, or the last seat once the game is over)")
     action = ACTION.get(value["action"]) if isinstance(value["action"], str) else None
     if action is None:
-        raise ValueError(f"last_move.action: {_show(value['action'])} is not an action name, e.g. 'pass'")
-    card = _cards([value["card"]], "last_move.card")[0]
+        raise ValueError(f"last_move.action: {show(value['action'])} is not an action name, e.g. 'pass'")
+    card = read_cards([value["card"]], "last_move.card")[0]
     if action == PASS:
         taken = captured[team_of((mover + 1) % n)]
         if taken[-1:] != [card]:
-            raise ValueError(f"last_move.card: {_show(value['card'])} is not the last card the passer's left "
+            raise ValueError(f"last_move.card: {show(value['card'])} is not the last card the passer's left "
                              "neighbour captured")
     elif not (placed[team_of(mover)] and len(castle[action % NUM_POSITIONS]) > 1
               and castle[action % NUM_POSITIONS][-1] == card == action // NUM_POSITIONS):
-        raise ValueError(f"last_move: {value['action']!r} with card {_show(value['card'])} is not the card on "
+        raise ValueError(f"last_move: {value['action']!r} with card {show(value['card'])} is not the card on "
                          "top of that pile, placed by the mover's team")
     return mover, action, card
 
@@ -132,72 +131,5 @@ def _team_colours(value: Any) -> list[int | None]:
         return [None, None]
     if value in (["red", "black"], ["black", "red"]):
         return [COLOUR_NAMES.index(k) for k in value]
-    raise ValueError(f"team_colours: {_show(value)} must be [null, null] (not fixed yet), "
+    raise ValueError(f"team_colours: {show(value)} must be [null, null] (not fixed yet), "
                      "['red', 'black'] or ['black', 'red'] (team 0's colour first)")
-
-
-# ----- field readers: each names its field and never echoes more than ~80 characters ----------
-def _show(value: Any) -> str:
-    try:
-        text = reprlib.repr(value)  # bounded depth and length
-    except ValueError:  # an int too long to print
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _keys(data: Any, game: PilesGame) -> tuple[str, ...]:
-    if not isinstance(data, dict):
-        raise ValueError(f"a piles snapshot must be a dict, got {type(data).__name__}")
-    fmt = data.get("format", game.snapshot_format)
-    if type(fmt) is not int or fmt not in KEYS:
-        raise ValueError(f"format: {_show(fmt)} is not supported; expected one of {sorted(KEYS)}")
-    keys = KEYS[fmt]
-    missing, extra = [k for k in keys if k not in data], [k for k in data if k not in keys]
-    if missing or extra:
-        raise ValueError(f"bad piles snapshot: missing keys {missing}, unknown keys {_show(extra)}; "
-                         f"format {fmt} has exactly {list(keys)}")
-    if data["game"] != game.name:
-        raise ValueError(f"game: snapshot is for game {_show(data['game'])}, not {game.name!r}")
-    if type(data["num_players"]) is not int or data["num_players"] != game.num_players:
-        raise ValueError(f"num_players: snapshot has {_show(data['num_players'])} but this env has "
-                         f"{game.num_players}")
-    return keys
-
-
-def _int(value: Any, field: str, high: int) -> int:
-    if type(value) is not int or not 0 <= value <= high:
-        raise ValueError(f"{field}: {_show(value)} must be an integer in 0..{high}")
-    return value
-
-
-def _list(value: Any, field: str, length: int | None = None) -> list:
-    if not isinstance(value, (list, tuple)) or (length is not None and len(value) != length):
-        raise ValueError(f"{field}: {_show(value)} must be a list" + (f" of {length}" if length else ""))
-    return list(value)
-
-
-def _cards(value: Any, field: str) -> list[int]:
-    names = _list(value, field)
-    if len(names) > NUM_CARDS:
-        raise ValueError(f"{field}: {len(names)} entries; the deck has {NUM_CARDS} cards")
-    cards = []
-    for i, name in enumerate(names):
-        card = CARD.get(name.upper()) if isinstance(name, str) else None
-        if card is None:
-            raise ValueError(f"{field}[{i}]: {_show(name)} is not a card name like 'AS' or '10D'")
-        cards.append(card)
-    return cards
-
-
-def _each_card_once(places: list[tuple[str, list[int]]]) -> None:
-    """Card conservation: each of the 52 cards lies in exactly one place."""
-    where: dict[int, str] = {}
-    for field, cards in places:
-        for c in cards:
-            if c in where:
-                raise ValueError(f"{field}: {card_names([c])[0]} is also in {where[c]}; a snapshot holds each of "
-                                 "the 52 cards exactly once")
-            where[c] = field
-    if len(where) != NUM_CARDS:
-        missing = card_names(sorted(set(range(NUM_CARDS)) - set(where)))
-        raise ValueError(f"cards: {_show(missing)} missing; a snapshot holds each of the 52 cards exactly once")

@@ -1,0 +1,94 @@
+"""Field readers for snapshot loaders (each game's `snapshot.validate`).
+
+Each reader names the field it refuses and shows at most ~80 characters of the input, however
+large or deeply nested it is (reprlib bounds the depth), so a refused snapshot gets a short
+ValueError, never a RecursionError or the whole input echoed back.
+"""
+
+from __future__ import annotations
+
+import reprlib
+from typing import Any, Mapping, Sequence
+
+from card_envs.core.cards import STANDARD_SUITS, card_names
+
+
+def show(value: Any) -> str:
+    try:
+        text = reprlib.repr(value)  # bounded depth and length
+    except ValueError:  # an int too long to print
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def check_keys(data: Any, game: Any, keys_by_format: Mapping[int, Sequence[str]]) -> tuple[str, ...]:
+    """The keys of `data`'s snapshot format, once `data` is a dict with exactly those keys, for
+    this game and its number of players. A missing format means the game's current one."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a {game.name} snapshot must be a dict, got {type(data).__name__}")
+    fmt = data.get("format", game.snapshot_format)
+    if type(fmt) is not int or fmt not in keys_by_format:
+        raise ValueError(f"format: {show(fmt)} is not supported; expected one of {sorted(keys_by_format)}")
+    keys = tuple(keys_by_format[fmt])
+    missing, extra = [k for k in keys if k not in data], [k for k in data if k not in keys]
+    if missing or extra:
+        raise ValueError(f"bad {game.name} snapshot: missing keys {missing}, unknown keys {show(extra)}; "
+                         f"format {fmt} has exactly {list(keys)}")
+    if data["game"] != game.name:
+        raise ValueError(f"game: snapshot is for game {show(data['game'])}, not {game.name!r}")
+    if type(data["num_players"]) is not int or data["num_players"] != game.num_players:
+        raise ValueError(f"num_players: snapshot has {show(data['num_players'])} but this env has {game.num_players}")
+    return keys
+
+
+def read_int(value: Any, field: str, high: int, low: int = 0) -> int:
+    """A plain int in low..high: bools, floats and numeric strings are refused, not coerced."""
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{field}: {show(value)} must be an integer in {low}..{high}")
+    return value
+
+
+def read_list(value: Any, field: str, length: int | None = None) -> list:
+    if not isinstance(value, (list, tuple)) or (length is not None and len(value) != length):
+        raise ValueError(f"{field}: {show(value)} must be a list" + (f" of {length}" if length is not None else ""))
+    return list(value)
+
+
+def read_cards(value: Any, field: str, num_cards: int = 52, suits: str = STANDARD_SUITS) -> list[int]:
+    """Card names (``"10D"``) as card ints; at most a deck's worth."""
+    names = read_list(value, field)
+    if len(names) > num_cards:
+        raise ValueError(f"{field}: {len(names)} entries; the deck has {num_cards} cards")
+    index = _card_index(num_cards, suits)
+    cards = []
+    for i, name in enumerate(names):
+        card = index.get(name.upper()) if isinstance(name, str) else None
+        if card is None:
+            raise ValueError(f"{field}[{i}]: {show(name)} is not a card name like 'AS' or '10D'")
+        cards.append(card)
+    return cards
+
+
+def each_card_once(places: Sequence[tuple[str, Sequence[int]]], num_cards: int = 52,
+                   suits: str = STANDARD_SUITS) -> None:
+    """Card conservation: each card of the deck lies in exactly one of the named places."""
+    where: dict[int, str] = {}
+    for field, cards in places:
+        for c in cards:
+            if c in where:
+                raise ValueError(f"{field}: {card_names([c], suits)[0]} is also in {where[c]}; a snapshot holds "
+                                 f"each of the {num_cards} cards exactly once")
+            where[c] = field
+    if len(where) != num_cards:
+        missing = card_names(sorted(set(range(num_cards)) - set(where)), suits)
+        raise ValueError(f"cards: {show(missing)} missing; a snapshot holds each of the {num_cards} cards exactly once")
+
+
+_INDEXES: dict[tuple[int, str], dict[str, int]] = {}
+
+
+def _card_index(num_cards: int, suits: str) -> dict[str, int]:
+    key = (num_cards, suits)
+    if key not in _INDEXES:
+        _INDEXES[key] = {name: c for c, name in enumerate(card_names(range(num_cards), suits))}
+    return _INDEXES[key]
