@@ -7,6 +7,8 @@ the engine's ``current_player``; a seat with several decisions in a row keeps th
 
 from __future__ import annotations
 
+import reprlib
+import warnings
 from typing import Any
 
 import numpy as np
@@ -15,7 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from card_envs.core.game import Game, IllegalActionError, is_integer
+from card_envs.core.game import ArgumentError, Game, IllegalActionError, is_finite_number, is_flag, is_integer
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("ansi", "human")
@@ -29,39 +31,40 @@ class CardGameEnv(AECEnv):
         game: the rules engine configuration.
         env_id: registered id, e.g. ``"three_piles_v0"`` (names the env and its snapshots).
         render_mode: ``"ansi"`` (render returns text), ``"human"`` (prints it) or None.
-        illegal_action: ``"raise"`` (default) raises ValueError naming the action and the legal
-            ones; ``"penalize"`` ends the game, the offender gets ``illegal_reward`` and the others
-            0, like PettingZoo's TerminateIllegalWrapper.
+        illegal_action: ``"penalize"`` (default, PettingZoo classic's convention) ends the game
+            with a warning naming the action and the legal ones: the offender gets
+            ``illegal_reward`` and the others 0, so the env checkers' random actions work;
+            ``"raise"`` raises a ValueError naming them instead, the state unchanged.
         illegal_reward: the offender's reward under ``"penalize"``.
         auto_forced: play a decision automatically when it has exactly one legal answer, so agents
             are never asked a trivial question (default True).
         render_seat: whose hand the render shows: None (public view, default), a seat, or -1 (all).
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "card_env", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "card_env", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: Game, env_id: str, render_mode: str | None = None,
-                 illegal_action: str = "raise", illegal_reward: float = -1.0,
+                 illegal_action: str = "penalize", illegal_reward: float = -1.0,
                  auto_forced: bool = True, render_seat: int | None = None):
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode={render_mode!r} is not supported; use one of {RENDER_MODES} or None")
+            raise ArgumentError(f"render_mode={render_mode!r} is not supported; use one of {RENDER_MODES} or None")
         if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action={illegal_action!r} is not supported; use one of {ILLEGAL_ACTION_MODES}")
-        if not (is_integer(illegal_reward) or isinstance(illegal_reward, (float, np.floating))) \
-                or not np.isfinite(illegal_reward):
-            raise ValueError(f"illegal_reward={illegal_reward!r} is not supported; it must be a finite number")
-        if not isinstance(auto_forced, (bool, np.bool_)):
-            raise ValueError(f"auto_forced={auto_forced!r} is not supported; it must be True or False")
+            raise ArgumentError(f"illegal_action={illegal_action!r} is not supported; use one of {ILLEGAL_ACTION_MODES}")
+        if not is_finite_number(illegal_reward):
+            raise ArgumentError(f"illegal_reward={illegal_reward!r} is not supported; it must be a finite number")
+        if not is_flag(auto_forced):
+            raise ArgumentError(f"auto_forced={auto_forced!r} is not supported; it must be True or False")
         n = game.num_players
         if render_seat is not None and not (is_integer(render_seat) and -1 <= render_seat < n):
-            raise ValueError(f"render_seat={render_seat!r} must be None, -1 (all) or a seat in 0..{n - 1}")
+            raise ArgumentError(f"render_seat={render_seat!r} must be None, -1 (all) or a seat in 0..{n - 1}")
         self.game, self.env_id = game, env_id
         self.render_mode, self.render_seat = render_mode, render_seat
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.auto_forced = bool(auto_forced)
         self._every_move_hook = self.auto_forced or render_mode == "human"  # else step() takes a short cut
-        self.metadata = {**self.metadata, "name": env_id}
+        # Each env its own metadata: wrappers (CaptureStdoutWrapper) append to render_modes.
+        self.metadata = {**self.metadata, "name": env_id, "render_modes": list(RENDER_MODES)}
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         high = game.observation_layout.high()
@@ -173,10 +176,12 @@ class CardGameEnv(AECEnv):
         if not isinstance(snapshot, dict) or set(snapshot) != {"env_id", "config", "state"}:
             raise ValueError("a snapshot is a dict with keys 'env_id', 'config', 'state' "
                              "(as returned by env.unwrapped.snapshot())")
+        # reprlib keeps the messages short however large or deeply nested the input is.
         if snapshot["env_id"] != self.env_id:
-            raise ValueError(f"snapshot is for {snapshot['env_id']!r}, this env is {self.env_id!r}")
-        if snapshot["config"] != self.game.config:
-            raise ValueError(f"snapshot config {snapshot['config']!r} differs from this env's {self.game.config!r}")
+            raise ValueError(f"snapshot is for {reprlib.repr(snapshot['env_id'])}, this env is {self.env_id!r}")
+        config = snapshot["config"]
+        if not isinstance(config, dict) or config != self.game.config:
+            raise ValueError(f"snapshot config {reprlib.repr(config)} differs from this env's {self.game.config!r}")
         return self.game.state_from_json(snapshot["state"])
 
     # ----- internals -----------------------------------------------------------------------
@@ -199,6 +204,8 @@ class CardGameEnv(AECEnv):
             self.render()
 
     def _penalize(self, agent: str, error: Exception) -> None:
+        warnings.warn(f"{agent}: {error}; the game ends and {agent} gets {self.illegal_reward} "
+                      "(illegal_action='penalize'; pass illegal_action='raise' for an exception)", stacklevel=3)
         for other in self.agents:
             self.rewards[other] = 0.0
             self.terminations[other] = True

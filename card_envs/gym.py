@@ -10,18 +10,24 @@
 Every registered game is registered with gymnasium under its ``gym_id``. The observation is the
 learner's flat float32 vector (a ``Box``); the mask is in ``info["action_mask"]`` and from
 ``action_masks()``, the method sb3-contrib's ``MaskablePPO`` calls, so it trains on this env
-unmodified. Rewards are the learner's terminal reward (0 before the end).
+unmodified. With ``mask_in_observation=True`` the observation is instead a ``Dict`` of
+``"observation"`` and ``"action_mask"`` (int8), as TorchRL's ``ActionMask`` transform and
+PettingZoo's classic envs expect. Rewards are the learner's terminal reward (0 before the end).
+An illegal action ends the episode with ``illegal_reward`` and a warning (``illegal_action=
+"raise"`` raises instead), so env checkers that send random actions pass.
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
+import warnings
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from card_envs.core.game import IllegalActionError, State
+from card_envs.core.game import ArgumentError, IllegalActionError, State, is_finite_number, is_flag, is_integer
 from card_envs.core.registry import make_game
 
 
@@ -49,30 +55,41 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: the learner's seat, or ``"random"`` to draw it each episode (default), so
             it learns to play first and later.
         auto_forced: play the learner's single-choice decisions automatically.
-        illegal_action: ``"raise"`` (default: an error naming the legal actions) or ``"penalize"``
-            (the episode ends with reward ``illegal_reward``; for learners without masking).
+        illegal_action: ``"penalize"`` (default: the episode ends with reward ``illegal_reward``
+            and a warning naming the action and the legal ones) or ``"raise"`` (a ValueError).
         illegal_reward: the learner's reward for an illegal action under ``"penalize"``.
         render_mode: ``"ansi"`` returns the game's text picture from the learner's seat.
+        mask_in_observation: observations as ``{"observation", "action_mask"}`` dicts.
         **config: game arguments, e.g. ``num_players=3``.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, env_id: str, opponents: Any = "random", learner_seat: int | str = "random",
-                 auto_forced: bool = True, illegal_action: str = "raise", illegal_reward: float = -1.0,
-                 render_mode: str | None = None, **config: Any):
+                 auto_forced: bool = True, illegal_action: str = "penalize", illegal_reward: float = -1.0,
+                 render_mode: str | None = None, mask_in_observation: bool = False, **config: Any):
         self.game = make_game(env_id, **config)
+        self.metadata = {**self.metadata, "render_modes": ["ansi"], "name": env_id}  # each env its own
         n = self.game.num_players
-        if learner_seat != "random" and learner_seat not in range(n):
-            raise ValueError(f"learner_seat={learner_seat!r}: use 'random' or a seat in 0..{n - 1}")
+        if learner_seat != "random" and not (is_integer(learner_seat) and 0 <= learner_seat < n):
+            raise ArgumentError(f"learner_seat={learner_seat!r}: use 'random' or a seat in 0..{n - 1}")
         if illegal_action not in ("raise", "penalize"):
-            raise ValueError(f"illegal_action={illegal_action!r}: use 'raise' or 'penalize'")
+            raise ArgumentError(f"illegal_action={illegal_action!r}: use 'penalize' or 'raise'")
+        if not is_finite_number(illegal_reward):
+            raise ArgumentError(f"illegal_reward={illegal_reward!r} is not supported; it must be a finite number")
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode={render_mode!r} is not supported; use 'ansi' or None")
+            raise ArgumentError(f"render_mode={render_mode!r} is not supported; use 'ansi' or None")
+        for name, flag in (("auto_forced", auto_forced), ("mask_in_observation", mask_in_observation)):
+            if not is_flag(flag):
+                raise ArgumentError(f"{name}={flag!r} is not supported; it must be True or False")
         self.opponents = self._opponents(opponents, n - 1)
         self.learner_seat_option, self.auto_forced, self.render_mode = learner_seat, auto_forced, render_mode
-        self.observation_space = spaces.Box(0.0, self.game.observation_layout.high(), dtype=np.float32)
+        self.mask_in_observation = bool(mask_in_observation)
+        vector = spaces.Box(0.0, self.game.observation_layout.high(), dtype=np.float32)
+        self.observation_space = spaces.Dict({
+            "observation": vector, "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
+        }) if self.mask_in_observation else vector
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.state: State | None = None
         self.learner_seat = 0
@@ -108,9 +125,11 @@ class SingleAgentEnv(gymnasium.Env):
             raise RuntimeError("the episode has ended; call reset()")
         try:
             self.state.apply(action)  # an illegal action raises, naming the legal ones
-        except IllegalActionError:
+        except IllegalActionError as error:
             if self.illegal_action == "raise":
                 raise
+            warnings.warn(f"learner: {error}; the episode ends with reward {self.illegal_reward} "
+                          "(illegal_action='penalize'; pass illegal_action='raise' for an exception)", stacklevel=2)
             self._penalized = True
             return self._observation(), self.illegal_reward, True, False, self._info()
         self._play_others()
@@ -142,8 +161,11 @@ class SingleAgentEnv(gymnasium.Env):
                 policy = self.opponents[seat - (seat > self.learner_seat)]
                 state.apply(policy.act(state.observation(seat), state.legal_mask(), self.np_random))
 
-    def _observation(self) -> np.ndarray:
-        return self.state.observation(self.learner_seat)
+    def _observation(self) -> np.ndarray | dict[str, np.ndarray]:
+        observation = self.state.observation(self.learner_seat)
+        if self.mask_in_observation:
+            return {"observation": observation, "action_mask": self.action_masks().astype(np.int8)}
+        return observation
 
     def _info(self) -> dict[str, Any]:
         info = {"action_mask": self.action_masks().astype(np.int8)}

@@ -8,7 +8,9 @@ import json
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test, state_test
+from pettingzoo.utils import average_total_reward, turn_based_aec_to_parallel
+from pettingzoo.utils.wrappers import CaptureStdoutWrapper
 
 import card_envs
 from card_envs.core.game import IllegalActionError
@@ -42,6 +44,24 @@ def test_seed(env_case):
 def test_render(env_case):
     env_id, config = env_case
     render_test(lambda render_mode: card_envs.make(env_id, render_mode=render_mode, **config))
+
+
+def test_pettingzoo_checkers_with_random_actions_pass_with_no_arguments(env_case):
+    """state_test and average_total_reward send unmasked random actions: by default an illegal
+    one ends the game with a penalty, as in PettingZoo's classic envs."""
+    env_id, config = env_case
+    with pytest.warns(UserWarning, match="is illegal"):
+        state_test(card_envs.make(env_id, **config),
+                   turn_based_aec_to_parallel(card_envs.make(env_id, **config)), num_cycles=20)
+        average_total_reward(card_envs.make(env_id, **config), max_episodes=3, max_steps=300)
+
+
+def test_metadata_is_per_env(env_case):
+    env_id, config = env_case
+    captured = CaptureStdoutWrapper(card_envs.make(env_id, render_mode="human", **config))
+    assert "ansi" in captured.metadata["render_modes"]
+    assert card_envs.make(env_id, **config).metadata["render_modes"] == ["ansi", "human"]
+    assert card_envs.make(env_id, **config).metadata["name"] == env_id
 
 
 def test_different_seeds_give_different_deals(env_case):
@@ -97,7 +117,8 @@ def test_incremental_features_match_a_rebuild(env_case, seed):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_observation_is_unchanged_by_resampling_hidden_cards(env_case, seed):
-    """Everything a seat cannot see is resampled by determinize(); its view must not move."""
+    """Everything a seat cannot see is resampled by determinize(); its view must not move, for
+    every seat, to move or not."""
     env_id, config = env_case
     game = card_envs.make_game(env_id, **config)
     rng = np.random.default_rng(seed)
@@ -108,7 +129,8 @@ def test_observation_is_unchanged_by_resampling_hidden_cards(env_case, seed):
             np.testing.assert_array_equal(other.observation(seat), state.observation(seat))
             assert game.render(other, seat) == game.render(state, seat)
             assert game.render(other, None) == game.render(state, None)
-            assert other.legal_actions() == state.legal_actions() or state.current_player != seat
+            if seat == state.current_player:
+                assert other.legal_actions() == state.legal_actions()
             checked += 1
             changed += other.to_json() != state.to_json()
     assert changed > checked // 2, "determinize() should resample hidden cards in most positions"
@@ -219,6 +241,13 @@ def test_bad_snapshots_are_refused_clearly(env_case):
         env.reset(options={"state": {**good, "env_id": "nope_v0"}})
     with pytest.raises(ValueError, match="config"):
         env.reset(options={"state": {**good, "config": {**good["config"], "extra": 1}}})
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    for key in ("env_id", "config"):  # short messages, never a RecursionError
+        with pytest.raises(ValueError) as refused:
+            env.reset(options={"state": {**good, key: deep}})
+        assert len(str(refused.value)) < 300
     broken = json.loads(json.dumps(good))
     broken["state"].pop(next(iter(broken["state"])))
     with pytest.raises(ValueError):
@@ -229,7 +258,7 @@ def test_bad_snapshots_are_refused_clearly(env_case):
 
 def test_illegal_action_raises_naming_it_and_the_legal_ones(env_case):
     env_id, config = env_case
-    env = card_envs.make(env_id, **config)
+    env = card_envs.make(env_id, illegal_action="raise", **config)
     env.reset(seed=2)
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -243,12 +272,14 @@ def test_illegal_action_raises_naming_it_and_the_legal_ones(env_case):
 
 
 def test_illegal_action_penalize_ends_the_game(env_case):
+    """PettingZoo classic's convention, and the default: the offender is penalized, with a warning."""
     env_id, config = env_case
-    env = card_envs.make(env_id, illegal_action="penalize", illegal_reward=-2.5, **config)
+    env = card_envs.make(env_id, illegal_reward=-2.5, **config)
     env.reset(seed=2)
     offender = env.agent_selection
     illegal = int(np.flatnonzero(env.observe(offender)["action_mask"] == 0)[0])
-    env.step(illegal)
+    with pytest.warns(UserWarning, match=rf"{offender}: action {illegal} .*is illegal.*legal: \d"):
+        env.step(illegal)
     assert all(env.terminations.values())
     assert env._cumulative_rewards[offender] == -2.5
     assert all(env._cumulative_rewards[a] == 0 for a in env.agents if a != offender)
@@ -262,7 +293,7 @@ def test_make_refuses_bad_arguments(env_case):
     env_id, config = env_case
     with pytest.raises(ValueError, match="unknown env id 'nope_v9'.*registered: "):
         card_envs.make("nope_v9")
-    with pytest.raises(ValueError, match="does not accept \\['colour'\\]; its arguments are"):
+    with pytest.raises(TypeError, match="does not accept \\['colour'\\]; its arguments are"):
         card_envs.make(env_id, colour="red")
     for bad in ({"render_mode": "rgb_array"}, {"illegal_action": "ignore"}, {"render_seat": 9},
                 {"render_seat": True}, {"render_seat": 0.0}, {"num_players": 99}, {"reward": "money"},

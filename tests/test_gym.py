@@ -16,7 +16,9 @@ GYM_IDS = [card_envs.spec(env_id).gym_id for env_id in card_envs.list_envs()]
 
 @pytest.mark.parametrize("gym_id", GYM_IDS)
 def test_every_game_is_registered_and_passes_the_gymnasium_checker(gym_id):
-    check_env(gymnasium.make(gym_id, illegal_action="penalize").unwrapped, skip_render_check=True)
+    with pytest.warns(UserWarning):  # the checker's random actions are illegal: penalized, with a warning
+        check_env(gymnasium.make(gym_id).unwrapped, skip_render_check=True)
+        check_env(gymnasium.make(gym_id, mask_in_observation=True).unwrapped, skip_render_check=True)
     env = gymnasium.make(gym_id)
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs)
@@ -68,15 +70,50 @@ def test_bad_arguments_are_refused_clearly():
         SingleAgentEnv("three_piles_v0", opponents="heuristic")
     with pytest.raises(ValueError, match="list of 2 such policies"):
         SingleAgentEnv("three_piles_v0", num_players=3, opponents=[make_policy("random", None)])
-    env = SingleAgentEnv("three_piles_v0")
+    for bad in ({"illegal_reward": float("nan")}, {"illegal_action": "ignore"}, {"auto_forced": "yes"},
+                {"mask_in_observation": 1}, {"learner_seat": True}, {"render_mode": "human"}):
+        with pytest.raises(ValueError, match="not supported|use"):
+            SingleAgentEnv("three_piles_v0", **bad)
+    env = SingleAgentEnv("three_piles_v0", illegal_action="raise")
     env.reset(seed=0)
     illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
     with pytest.raises(ValueError, match="is illegal"):
         env.step(illegal)
-    penalized = SingleAgentEnv("three_piles_v0", illegal_action="penalize")
+    penalized = SingleAgentEnv("three_piles_v0")  # the default
     penalized.reset(seed=0)
-    _, reward, terminated, _, info = penalized.step(illegal)
+    with pytest.warns(UserWarning, match=rf"action {illegal} .*is illegal.*legal"):
+        _, reward, terminated, _, info = penalized.step(illegal)
     assert (reward, terminated) == (-1.0, True) and not info["action_mask"].any()
+
+
+def test_library_probes_get_a_type_error_and_metadata_is_per_env():
+    """TorchRL's GymEnv and SB3's make_vec_env retry without an argument only on a TypeError."""
+    with pytest.raises(TypeError, match="does not accept \\['frameskip'\\]"):
+        gymnasium.make("card_envs/ThreePiles-v0", frameskip=4)
+    with pytest.raises(TypeError, match="render_mode='rgb_array' is not supported"), \
+            pytest.warns(UserWarning, match="not in the possible render_modes"):  # gymnasium's own warning
+        gymnasium.make("card_envs/ThreePiles-v0", render_mode="rgb_array")
+    first, second = SingleAgentEnv("three_piles_v0"), SingleAgentEnv("piles_v0")
+    first.metadata["render_modes"].append("rgb_array")
+    assert second.metadata["render_modes"] == ["ansi"] and second.metadata["render_fps"] > 0
+
+
+def test_sb3_make_vec_env_and_checker_work_with_no_arguments():
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    with pytest.warns(UserWarning, match="not in the possible render_modes"):  # gymnasium's, as SB3 probes
+        vec = env_util.make_vec_env("card_envs/ThreePiles-v0", n_envs=2, seed=0)  # with render_mode="rgb_array"
+    assert vec.reset().shape == (2, vec.observation_space.shape[0])
+    with pytest.warns(UserWarning):
+        env_checker.check_env(gymnasium.make("card_envs/Illimat-v0").unwrapped)
+
+
+def test_mask_in_observation_gives_the_mask_with_the_vector():
+    env = SingleAgentEnv("illimat_v0", mask_in_observation=True)
+    obs, info = env.reset(seed=2)
+    assert env.observation_space.contains(obs)
+    np.testing.assert_array_equal(obs["action_mask"], info["action_mask"])
+    np.testing.assert_array_equal(obs["observation"], env.state.observation(env.learner_seat))
 
 
 def test_maskable_ppo_trains_on_it_unmodified():

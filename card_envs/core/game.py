@@ -22,6 +22,23 @@ def is_integer(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def is_finite_number(value: Any) -> bool:
+    """An int or float (numpy's too, but not a bool) that is neither NaN nor infinite."""
+    return (is_integer(value) or isinstance(value, (float, np.floating))) and bool(np.isfinite(value))
+
+
+def is_flag(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+class ArgumentError(TypeError, ValueError):
+    """An argument an env does not take, or a value it does not support.
+
+    A TypeError as well as a ValueError: libraries probe envs with keyword arguments (TorchRL's
+    ``GymEnv`` passes ``frameskip``, SB3's ``make_vec_env`` passes ``render_mode="rgb_array"``)
+    and retry without them only on a TypeError, as Python itself raises for unknown keywords."""
+
+
 class IllegalActionError(ValueError):
     """An action that is not legal in the current state; the state is left unchanged."""
 

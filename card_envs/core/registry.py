@@ -7,7 +7,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
-from card_envs.core.game import Game
+from card_envs.core.game import ArgumentError, Game
 
 
 @dataclass(frozen=True)
@@ -52,5 +52,5 @@ def make_game(env_id: str, **config: Any) -> Game:
     accepted = [p for p in inspect.signature(cls).parameters]
     unknown = sorted(set(config) - set(accepted))
     if unknown:
-        raise ValueError(f"{env_id} does not accept {unknown}; its arguments are {accepted}")
+        raise ArgumentError(f"{env_id} does not accept {unknown}; its arguments are {accepted}")
     return cls(**{**spec(env_id).kwargs, **config})
