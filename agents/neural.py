@@ -17,13 +17,22 @@ A checkpoint is a ``torch.save`` dict of plain types and tensors, so it loads wi
 | ``update`` | PPO updates done |
 | ``seed`` | the run's seed |
 | ``rng`` | optional numpy bit-generator state of the trainer (for ``--resume``) |
+| ``model_sha256`` | `weights_digest` of ``model``, checked on load; files saved before it existed have none |
+
+`save_checkpoint` refuses non-finite tensors and adds ``model_sha256``; `load_checkpoint` refuses
+a file whose weights no longer match it, lacks a required key, or holds more than tensors and
+plain data (loading that could run code).
 """
 
 from __future__ import annotations
 
+import glob
+import hashlib
 import os
-import tempfile
-from collections.abc import Sequence
+import pickle
+import re
+import uuid
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +44,7 @@ import card_envs
 from agents.policy import Policy
 
 CHECKPOINT_FORMAT = 1
+REQUIRED_KEYS = ("env_id", "game_config", "observation_size", "num_actions", "hidden", "model")
 MASKED_LOGIT = -1e9  # exp() underflows to exactly 0; real logits stay within a few tens
 
 
@@ -89,19 +99,60 @@ class ActorCritic(nn.Module):
 
 
 # ----- checkpoints ----------------------------------------------------------------------------
+def weights_digest(state_dict: dict[str, torch.Tensor]) -> str:
+    """sha256 over a state_dict: every tensor's name, dtype, shape and bytes, in sorted key order."""
+    digest = hashlib.sha256()
+    for name in sorted(state_dict):
+        tensor = state_dict[name].detach().cpu().contiguous()
+        digest.update(f"{name}|{tensor.dtype}|{tuple(tensor.shape)}\n".encode())
+        digest.update(tensor.reshape(-1).view(torch.uint8).numpy().tobytes())
+    return digest.hexdigest()
+
+
+def _tensors(value: Any, where: str) -> Iterator[tuple[str, torch.Tensor]]:
+    """(key path, tensor) for every tensor in nested dicts and lists."""
+    if isinstance(value, torch.Tensor):
+        yield where, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _tensors(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from _tensors(item, f"{where}[{i}]")
+
+
 def save_checkpoint(path: str | Path, checkpoint: dict[str, Any]) -> None:
-    """Write atomically: a temporary file in the same folder, then a rename over the target."""
-    path = Path(path)
+    """Write atomically (a temporary file beside it, then a rename), with the weights' hash.
+
+    Refuses non-finite tensors: a diverged run must never leave a checkpoint behind.
+    """
+    bad = [where for where, t in _tensors(checkpoint, "") if t.is_floating_point() and not t.isfinite().all()]
+    if bad:
+        raise ValueError(f"refusing to save {path}: non-finite values in {', '.join(bad[:5])}")
+    state = {"format": CHECKPOINT_FORMAT, **checkpoint}
+    if "model" in state:
+        state["model_sha256"] = weights_digest(state["model"])
+    _atomic_save(Path(path), lambda f: torch.save(state, f))
+
+
+def _atomic_save(path: Path, write) -> None:
+    """``write(binary file)`` to a temporary file beside ``path``, fsync, then rename over it.
+
+    The file is created like any other (mode 0o666 less the umask: mkstemp would make it 0600),
+    and temporary files of ``path`` left by a killed write are removed first.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
+    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
     try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save({"format": CHECKPOINT_FORMAT, **checkpoint}, f)
+        with open(tmp, "xb") as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
-        os.unlink(tmp)
+        tmp.unlink(missing_ok=True)
         raise
 
 
@@ -110,12 +161,19 @@ def load_checkpoint(path: str | Path, env_id: str | None = None) -> dict[str, An
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no checkpoint at {path}")
-    try:
-        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # a truncated file, or not a torch file at all
-        raise ValueError(f"{path} is not a readable card_envs checkpoint: {error}") from None
+    checkpoint = _torch_load(path)
     if not isinstance(checkpoint, dict) or checkpoint.get("format") != CHECKPOINT_FORMAT:
         raise ValueError(f"{path} is not a card_envs checkpoint of format {CHECKPOINT_FORMAT}")
+    missing = [key for key in REQUIRED_KEYS if key not in checkpoint]
+    if missing:
+        raise ValueError(f"{path} is not a complete card_envs checkpoint: it lacks the key(s) {missing}")
+    model = checkpoint["model"]
+    if not isinstance(model, dict) or not all(isinstance(t, torch.Tensor) for t in model.values()):
+        raise ValueError(f"{path} is not a card_envs checkpoint: its 'model' is not a dict of tensors")
+    stored = checkpoint.get("model_sha256")  # absent in files saved before hashes: accepted as they are
+    if stored is not None and stored != weights_digest(model):
+        raise ValueError(f"{path} is corrupted or was altered: its weights do not match the sha256 "
+                         "saved with them; refusing to load it")
     if env_id is not None and checkpoint["env_id"] != env_id:
         raise ValueError(f"{path} was trained on {checkpoint['env_id']!r}, not {env_id!r}; "
                          f"use a checkpoint for {env_id!r} or train one")
@@ -125,10 +183,31 @@ def load_checkpoint(path: str | Path, env_id: str | None = None) -> dict[str, An
     return checkpoint
 
 
+def _torch_load(path: Path) -> Any:
+    """torch.load, weights only, with errors in our words: torch's own suggest loading the file
+    with ``weights_only=False``, which would run whatever code it holds."""
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as error:
+        found = re.search(r"GLOBAL (\S+)", str(error))
+        reason = (f"it holds a Python object ({found.group(1)}), and only tensors and plain data are "
+                  "loaded (anything else could run code)") if found else "its contents are not a torch checkpoint"
+        raise ValueError(f"{path} is not a readable card_envs checkpoint: {reason}") from None
+    except Exception as error:  # a truncated file, or not a torch file at all
+        reason = str(error).splitlines()[0].split(". ")[0] if str(error) else type(error).__name__
+        raise ValueError(f"{path} is not a readable card_envs checkpoint: {reason}") from None
+
+
 def network_from_checkpoint(checkpoint: dict[str, Any]) -> ActorCritic:
     net = ActorCritic(checkpoint["observation_size"], checkpoint["num_actions"], checkpoint["hidden"],
                       checkpoint.get("critic_size"))
-    net.load_state_dict(checkpoint["model"])
+    expected, found = net.state_dict(), checkpoint["model"]
+    missing, unexpected = sorted(set(expected) - set(found)), sorted(set(found) - set(expected))
+    misshapen = [k for k in expected if k in found and found[k].shape != expected[k].shape]
+    if missing or unexpected or misshapen:
+        raise ValueError(f"the checkpoint's weights do not fit its network (hidden {checkpoint['hidden']}): "
+                         f"missing {missing}, unexpected {unexpected}, wrong shape {misshapen}")
+    net.load_state_dict(found)
     return net.eval()
 
 
@@ -150,7 +229,7 @@ class NeuralPolicy(Policy):
         checkpoint = load_checkpoint(path, env_id)
         policy = cls(network_from_checkpoint(checkpoint), greedy)
         policy.name = f"neural:{Path(path).name}"
-        policy.checkpoint_info = {k: checkpoint[k] for k in ("env_id", "game_config", "step", "seed")}
+        policy.checkpoint_info = {k: checkpoint.get(k) for k in ("env_id", "game_config", "step", "seed")}
         return policy
 
     def act(self, observation, action_mask, rng) -> int:
