@@ -18,6 +18,7 @@ only.
 from __future__ import annotations
 
 import importlib
+import math
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +77,12 @@ def _convert(spec: str, key: str, value: str, kind: type) -> Any:
     if kind is int and value.lower() == "none":
         return None
     try:
-        return kind(value)
+        converted = kind(value)
     except ValueError:
         raise ValueError(f"option {key}={value!r} of policy {spec!r} must be {kind.__name__}") from None
+    if kind is float and not math.isfinite(converted):
+        raise ValueError(f"option {key}={value!r} of policy {spec!r} must be a finite number")
+    return converted
 
 
 def make_policy(name: str, game: Game) -> Policy:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 import time
@@ -28,7 +29,7 @@ from pathlib import Path
 import card_envs
 from agents import baseline_names
 from evaluate.players import Player, expand_all
-from evaluate.report import build_report, markdown, write_all
+from evaluate.report import build_report, check_writable, markdown, write_all
 from evaluate.runner import distinct_rotations, play_pairings, seating_pattern
 
 
@@ -36,9 +37,15 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescription
     pass
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
+def available_cores() -> int:
+    """Cores this process may run on (its affinity mask where the OS has one)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m evaluate", description=__doc__.replace("``", ""), formatter_class=_Formatter,
+        usage="%(prog)s env_id [player ...] [--gauntlet CHECKPOINT] [--option VALUE ...]  (--help lists them)",
         epilog="Players: random, greedy, heuristic, ismcts[:iterations=N,exploration=C,rollout_depth=D], "
                "a checkpoint .pt file, or a checkpoint folder.")
     parser.add_argument("env_id", choices=card_envs.list_envs(), help="registered env id")
@@ -56,6 +63,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--record", metavar="DIR", help="save every game as a JSON replay (card_envs.replay)")
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def parse_args(argv: list[str] | None, parser: argparse.ArgumentParser | None = None) -> argparse.Namespace:
+    parser = parser or build_parser()
     args = parser.parse_intermixed_args(argv)  # players may come after options
     for name in ("deals", "workers", "chunk_deals"):
         if getattr(args, name) < 1:
@@ -70,6 +82,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--config must be a JSON object, e.g. '{\"num_players\": 2}'")
     if args.gauntlet is None and len(args.players) < 2:
         parser.error("give at least two players (or --gauntlet CHECKPOINT)")
+    cores = available_cores()
+    if args.workers > cores:  # more processes than cores only adds switching
+        print(f"note: --workers {args.workers} capped at the {cores} available core(s)", file=sys.stderr)
+        args.workers = cores
     return args
 
 
@@ -93,13 +109,16 @@ def plan(args: argparse.Namespace, game) -> tuple[str, list[Player], list[tuple[
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    try:
+    parser = build_parser()
+    args = parse_args(argv, parser)
+    out = Path(args.out or Path("runs") / "evaluate" / args.env_id)
+    try:  # everything that can be refused is refused here, before any game is played
         game = card_envs.make_game(args.env_id, **args.config)
         mode, players, pairs = plan(args, game)
-    except (ValueError, FileNotFoundError) as error:
-        sys.exit(f"error: {error}")
-    out = Path(args.out or Path("runs") / "evaluate" / args.env_id)
+        for folder in [out] + ([Path(args.record)] if args.record else []):
+            check_writable(folder)
+    except (ValueError, OSError) as error:
+        parser.error(str(error))  # usage, one line of error, exit code 2
     pattern = seating_pattern(game)
     seatings = len(distinct_rotations(pattern))
     print(f"{args.env_id} {mode}: {len(players)} players, {len(pairs)} pairings x {args.deals} deals x "

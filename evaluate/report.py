@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import math
 import os
 import tempfile
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -86,17 +88,30 @@ def build_report(meta: dict[str, Any], players: list[Player], results: list[Pair
 
 # ----- files ----------------------------------------------------------------------------------
 def atomic_write(path: Path, write) -> None:
-    """``write(file_object_path)`` into a temporary file beside ``path``, then rename over it."""
+    """``write(temporary path)`` beside ``path``, then rename over it.
+
+    The file gets the usual mode (0o666 less the umask; mkstemp would make it 0600), and
+    temporary files of ``path`` left by a killed write are removed first.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix + ".tmp")
-    os.close(fd)
+    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        stale.unlink(missing_ok=True)
+    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
     try:
-        write(tmp)
+        write(str(tmp))
         os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        tmp.unlink(missing_ok=True)
         raise
+
+
+def check_writable(folder: Path) -> None:
+    """Create ``folder`` and write a file there, or ValueError: fail before the work, not after."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as error:
+        raise ValueError(f"cannot write to {folder}: {error.strerror or error}") from None
 
 
 def write_text(path: Path, text: str) -> None:

@@ -192,8 +192,9 @@ def test_cli_gauntlet_against_chosen_baselines(tmp_path):
     (["piles_v0", "--gauntlet", "heuristic"], "wants a checkpoint file or folder"),
 ])
 def test_cli_reports_bad_players_and_options(argv, message, tmp_path, capsys):
-    with pytest.raises(SystemExit, match=message):
+    with pytest.raises(SystemExit) as exit_info:
         evaluate_main(argv + ["--out", str(tmp_path)])
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -1,0 +1,90 @@
+"""Hardening of python -m evaluate: workers capped at the cores, output folders checked before any
+game, bad players as usage errors, and report files written with the user's umask."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+import evaluate.__main__ as cli
+from agents.neural import save_checkpoint
+from evaluate.report import atomic_write, save_figure, write_text
+from tests.test_baselines import _checkpoint
+
+BASE = ["three_piles_v0", "random", "heuristic", "--deals", "2", "--no-progress", "--no-plots"]
+
+
+def test_workers_are_capped_at_the_available_cores(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cli, "available_cores", lambda: 1)
+    assert cli.main(BASE + ["--workers", "8", "--out", str(tmp_path)]) == 0
+    assert "note: --workers 8 capped at the 1 available core(s)" in capsys.readouterr().err
+    assert json.loads((tmp_path / "results.json").read_text())["meta"]["workers"] == 1
+
+
+def test_available_cores_follows_the_affinity_mask():
+    expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert cli.available_cores() == expected
+
+
+@pytest.mark.parametrize("option", ["--out", "--record"])
+def test_unwritable_output_folders_are_refused_before_any_game(tmp_path, monkeypatch, capsys, option):
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setattr(cli, "play_pairings", lambda *a, **k: pytest.fail("a game was played"))
+    argv = BASE + ["--out", str(tmp_path / "out")] + [option, str(tmp_path / "file" / "sub")]
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(argv)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_info.value.code == 2 and "Traceback" not in "\n".join(err)
+    assert err[-1] == f"python -m evaluate: error: cannot write to {tmp_path / 'file' / 'sub'}: Not a directory"
+
+
+def _incomplete(path):
+    _checkpoint(path, "three_piles_v0")
+    import torch
+
+    checkpoint = torch.load(path, weights_only=True)
+    del checkpoint["observation_size"]
+    save_checkpoint(path, checkpoint)
+
+
+@pytest.mark.parametrize("make, spec, message", [
+    (_incomplete, "a.pt", "lacks the key(s) ['observation_size']"),
+    (lambda path: path.write_bytes(b"\x00" * 64), "a.pt", "is not a readable card_envs checkpoint"),
+    (None, "ismcts:exploration=inf", "exploration='inf' of policy 'ismcts:exploration=inf' must be a finite number"),
+    (None, "ismcts:iterations=2.5", "must be int"),
+])
+def test_bad_players_are_one_line_usage_errors(tmp_path, capsys, make, spec, message):
+    if make is not None:
+        make(tmp_path / spec)
+        spec = str(tmp_path / spec)
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["three_piles_v0", "random", spec, "--out", str(tmp_path / "out"), "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert exit_info.value.code == 2 and len(err) == 2 and err[0].startswith("usage: python -m evaluate")
+    assert err[1].startswith("python -m evaluate: error: ") and message in err[1]
+
+
+def test_reports_and_plots_are_created_with_the_users_umask(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    old = os.umask(0o027)
+    try:
+        write_text(tmp_path / "results.md", "# hi\n")
+        save_figure(plt.figure(), tmp_path / "plot.png")
+    finally:
+        os.umask(old)
+    for name in ("results.md", "plot.png"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o640  # mkstemp would give 0o600
+
+
+def test_leftover_temporary_files_of_a_report_are_removed_on_the_next_write(tmp_path):
+    (tmp_path / ".results.json.a1b2c3.json.tmp").write_text("{half")  # the old naming
+    (tmp_path / ".results.json.d4e5f6.tmp").write_text("{half")
+    (tmp_path / ".results.md.0a0b0c.tmp").write_text("# half")  # another file's: kept
+    atomic_write(tmp_path / "results.json", lambda tmp: open(tmp, "w").write("{}"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".results.md.0a0b0c.tmp", "results.json"]
