@@ -184,8 +184,9 @@ def test_a_checkpoint_for_another_env_or_version_is_refused(tmp_path):
 
 def test_resume_refuses_a_run_of_another_env(tmp_path, capsys):
     Trainer(tiny_args(tmp_path)).save()
-    code = main(["piles_v0", "--resume", "--run-name", "t", "--runs-dir", str(tmp_path), "--no-progress"])
-    assert code == 2 and "not 'piles_v0'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["piles_v0", "--resume", "--run-name", "t", "--runs-dir", str(tmp_path), "--no-progress"])
+    assert exit_info.value.code == 2 and "not 'piles_v0'" in capsys.readouterr().err
 
 
 def test_checkpoints_are_written_atomically(tmp_path, monkeypatch):
@@ -253,8 +254,9 @@ def test_resume_after_a_killed_run_continues_the_step_count(tmp_path):
     (["--critic", "oracle"], "--critic must be 'observation' or 'state'"),
 ])
 def test_bad_arguments_get_a_clear_error(tmp_path, capsys, argv, message):
-    assert main(argv + ["--runs-dir", str(tmp_path), "--no-progress"]) == 2
-    assert message in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv + ["--runs-dir", str(tmp_path), "--no-progress"])
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err
 
 
 def test_per_game_defaults_apply_and_the_command_line_wins():

@@ -22,7 +22,10 @@ How it works (in the spirit of CleanRL's single-file PPO):
 - Two processes by default (``--actors 1``, `train.acting`): an actor plays rollout k+1 with
   the weights after update k-1 while this learner trains on rollout k, so both cores work; the
   one-update lag is absorbed by PPO's importance ratio. ``--actors 0`` plays in this process.
-- Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `agents.neural`).
+- Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `agents.neural`, with the
+  sha256 of the weights). A NaN or infinite loss or weight stops the run (exit code 1) with a
+  message naming the step and the last good checkpoint; nothing non-finite is ever saved.
+- A resumed run's TensorBoard log hides what the killed run logged after its last checkpoint.
 - ``--critic state``: the value comes from a separate privileged critic on the full game state
   (``game.state_layout``) and the seat; only training reads it, the policy acts on its own
   observation. Off by default: on 3 Piles it learned more slowly than the shared-trunk critic.
@@ -37,6 +40,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 import time
 from dataclasses import dataclass, field
@@ -52,6 +56,7 @@ import card_envs
 from agents import make_policy, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, network_from_checkpoint, save_checkpoint
+from evaluate.report import check_writable
 from train.acting import Rollout, critic_size, make_actor
 from train.configs import DEFAULTS
 
@@ -102,19 +107,17 @@ class Args:
     progress: bool = arg(True, "show a progress bar")
 
     def validate(self) -> None:
+        """ValueError naming the first nonsensical argument (``python -m train`` shows it as a usage error)."""
         if self.env_id not in card_envs.list_envs():
             raise ValueError(f"unknown env_id {self.env_id!r}; available: {card_envs.list_envs()}")
-        positive = ("total_steps", "num_games", "num_steps", "update_epochs", "num_minibatches",
-                    "snapshot_every", "eval_deals", "final_eval_deals", "checkpoint_every", "threads")
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise ValueError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
-        if self.eval_every < 0 or self.pool_size < 0 or self.max_minutes < 0:
-            raise ValueError("--eval-every, --pool-size and --max-minutes must be >= 0")
-        if not 0.0 <= self.opponent_share <= 1.0:
-            raise ValueError(f"--opponent-share must be in [0, 1], got {self.opponent_share}")
-        if not (0 < self.gamma <= 1 and 0 <= self.gae_lambda <= 1 and self.learning_rate > 0):
-            raise ValueError("need 0 < gamma <= 1, 0 <= gae_lambda <= 1 and learning_rate > 0")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, float) and not math.isfinite(value):
+                raise ValueError(f"{_flag(f.name)} must be a finite number, got {value}")
+        for names, ok, rule in _LIMITS:
+            for name in names:
+                if not ok(getattr(self, name)):
+                    raise ValueError(f"{_flag(name)} must be {rule}, got {getattr(self, name)}")
         if self.critic not in ("observation", "state"):
             raise ValueError(f"--critic must be 'observation' or 'state', got {self.critic!r}")
         if self.actors not in (0, 1):
@@ -123,15 +126,46 @@ class Args:
             raise ValueError(f"--hidden needs positive widths, got {self.hidden}")
         if self.num_games * self.num_steps < self.num_minibatches:
             raise ValueError("a rollout (num_games * num_steps) must hold at least one sample per minibatch")
+        game = card_envs.make_game(self.env_id, **self.env_config)  # a bad --env-config fails here
+        for name in self.opponents:  # the pool acts in batches from observations: no search policies
+            if name not in policy_names(game) and not name.endswith(".pt"):
+                raise ValueError(f"unknown opponent {name!r}; --opponents takes {policy_names(game)} "
+                                 "or checkpoint .pt files")
+            make_policy(name, game)  # a checkpoint that does not fit the game fails here
 
     def to_json(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
 
 
+# (fields, test, rule): what `Args.validate` requires of numeric arguments beyond being finite.
+_LIMITS = [
+    (("total_steps", "num_games", "num_steps", "update_epochs", "num_minibatches", "snapshot_every",
+      "eval_deals", "final_eval_deals", "checkpoint_every", "threads"), lambda v: v >= 1, "at least 1"),
+    (("learning_rate", "clip_coef", "max_grad_norm"), lambda v: v > 0, "> 0"),
+    (("seed", "max_minutes", "eval_every", "pool_size", "ent_coef", "vf_coef"), lambda v: v >= 0, ">= 0"),
+    (("gamma", "gae_lambda", "opponent_share"), lambda v: 0 <= v <= 1, "in [0, 1]"),
+]
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
 # ----- command line -------------------------------------------------------------------------
-def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+def parse_args(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None
+               ) -> tuple[Args, set[str]]:
     """Args from ``Args()`` < ``DEFAULTS[env_id]`` < the command line; also the names given."""
+    parser = parser or build_parser()
+    given = {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()
+             if v is not None}
+    env_id = given.get("env_id", Args.env_id)
+    return Args(**{**DEFAULTS.get(env_id, {}), **given}), set(given)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """One option per `Args` field; defaults are suppressed so that `parse_args` sees what was given."""
     parser = argparse.ArgumentParser(prog="python -m train", description=__doc__.splitlines()[0],
+                                     usage="%(prog)s [env_id] [--option VALUE ...]  (--help lists the options)",
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="Per-game defaults: train/configs.py")
     parser.add_argument("env_id", nargs="?", default=None, choices=card_envs.list_envs(),
@@ -150,20 +184,21 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
             parser.add_argument(flag, type=_json_object, default=argparse.SUPPRESS, help=help_text)
         else:
             parser.add_argument(flag, type=type(default), default=argparse.SUPPRESS, help=help_text)
-    given = {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()
-             if v is not None}
-    env_id = given.get("env_id", Args.env_id)
-    return Args(**{**DEFAULTS.get(env_id, {}), **given}), set(given)
+    return parser
 
 
 def _json_object(text: str) -> dict:
     try:
-        value = json.loads(text)
+        value = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
         raise argparse.ArgumentTypeError(f"not JSON ({error}): {text!r}") from None
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError(f"expected a JSON object like '{{\"num_players\": 3}}', got {text!r}")
     return value
+
+
+def _no_constant(name: str):
+    raise argparse.ArgumentTypeError(f"{name} is not a number this program accepts")
 
 
 # ----- advantage estimation -----------------------------------------------------------------
@@ -202,6 +237,10 @@ def seat_gae(values: np.ndarray, seats: np.ndarray, done: np.ndarray, returns: n
 
 
 # ----- the run ------------------------------------------------------------------------------
+class TrainingDiverged(RuntimeError):
+    """A loss or a weight became NaN or infinite: the run stops, and nothing of it is saved."""
+
+
 class Trainer:
     """The learner: PPO updates, evaluation, checkpoints; an actor plays the games (`train.acting`)."""
 
@@ -219,6 +258,7 @@ class Trainer:
         if checkpoint is not None:
             self._restore(checkpoint)
         self.run_dir = Path(args.runs_dir) / args.run_name
+        self.last_checkpoint = self.run_dir / "checkpoints" / "latest.pt" if checkpoint is not None else None
         self.last_eval: dict[str, float] = {}
         self.actor = None
 
@@ -270,6 +310,9 @@ class Trainer:
                 # softmax, not log_probs.exp(): the fused kernel is many times faster on CPU.
                 entropy = -(logits.softmax(-1) * log_probs).masked_fill(~masks[idx], 0.0).sum(-1).mean()
                 loss = policy_loss - args.ent_coef * entropy + args.vf_coef * value_loss
+                if not torch.isfinite(loss):  # before the step: the weights are still the last good ones
+                    raise FloatingPointError(f"non-finite loss (policy {policy_loss.item():.3g}, "
+                                             f"value {value_loss.item():.3g}, entropy {entropy.item():.3g})")
                 self.optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.network.parameters(), args.max_grad_norm)
@@ -312,6 +355,7 @@ class Trainer:
         state = self.checkpoint()
         save_checkpoint(path, state)
         save_checkpoint(folder / "latest.pt", state)
+        self.last_checkpoint = path
         return path
 
     def _restore(self, checkpoint: dict[str, Any]) -> None:
@@ -353,7 +397,7 @@ class Trainer:
                     done = max(done, (time.perf_counter() - start_time) / (60 * args.max_minutes))
                 self.optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1 - done)
             rollout, stats = self.actor.next_rollout()
-            losses = self.learn(rollout)
+            losses = self._learn_or_stop(rollout)
             self.update += 1
             self.step += steps_per_update
             self._publish()
@@ -376,6 +420,21 @@ class Trainer:
         bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
         bar.close()
         return self.last_eval
+
+    def _learn_or_stop(self, rollout: Rollout) -> dict[str, float]:
+        """`learn`, raising `TrainingDiverged` on a non-finite loss or weight, before the weights
+        reach the actor or a checkpoint."""
+        try:
+            losses = self.learn(rollout)
+            bad = [name for name, p in self.network.named_parameters() if not p.isfinite().all()]
+            if bad:
+                raise FloatingPointError(f"non-finite weights in {', '.join(bad)}")
+        except FloatingPointError as error:
+            raise TrainingDiverged(
+                f"training diverged at step {self.step + self.args.num_steps * self.args.num_games:,} "
+                f"(update {self.update + 1}): {error}; "
+                f"last good checkpoint: {self.last_checkpoint or 'none (no checkpoint written yet)'}") from error
+        return losses
 
     def _publish(self) -> None:
         """Send the new weights to the actor; every ``snapshot_every`` updates they also join the
@@ -418,7 +477,8 @@ def hyperparameter_table(args: Args) -> str:
 
 
 def start(args: Args, given: set[str]) -> Trainer:
-    """A new Trainer, or one resumed from ``runs/<run_name>/checkpoints/latest.pt``."""
+    """A new Trainer, or one resumed from ``runs/<run_name>/checkpoints/latest.pt``; ValueError
+    (or FileNotFoundError) on a bad argument, before anything is trained."""
     if not args.resume:
         if not args.run_name:
             args.run_name = f"{args.env_id}__s{args.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
@@ -426,11 +486,16 @@ def start(args: Args, given: set[str]) -> Trainer:
             raise ValueError(f"run {args.run_name!r} already has checkpoints; use --resume to continue it "
                              "or another --run-name")
         args.validate()
+        check_writable(Path(args.runs_dir) / args.run_name)
         return Trainer(args)
     if not args.run_name:
         raise ValueError("--resume needs --run-name (the folder under --runs-dir to continue)")
     path = Path(args.runs_dir) / args.run_name / "checkpoints" / "latest.pt"
     checkpoint = load_checkpoint(path)
+    missing = [k for k in ("args", "optimizer", "step", "update", "rng", "torch_rng", "opponent_pool")
+               if k not in checkpoint]
+    if missing:
+        raise ValueError(f"cannot resume from {path}: it lacks the training state {missing} (weights only?)")
     saved = dict(checkpoint["args"])
     if "env_id" in given and args.env_id != saved["env_id"]:
         raise ValueError(f"{path} was trained on {saved['env_id']!r}, not {args.env_id!r}")
@@ -441,23 +506,31 @@ def start(args: Args, given: set[str]) -> Trainer:
     resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
                       **overrides, "resume": True, "runs_dir": args.runs_dir})
     resumed.validate()
+    check_writable(path.parent)
     return Trainer(resumed, checkpoint)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args, given = parse_args(argv)
+    parser = build_parser()
+    args, given = parse_args(argv, parser)
     try:
         trainer = start(args, given)
     except (ValueError, FileNotFoundError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        parser.error(str(error))  # usage, one line of error, exit code 2
     from torch.utils.tensorboard import SummaryWriter  # imported late: it is slow to import
 
-    writer = SummaryWriter(str(trainer.run_dir))
-    writer.add_text("hyperparameters", hyperparameter_table(trainer.args))
+    # On a resume from step S, TensorBoard drops what the killed run logged after S (purge_step
+    # hides events at steps >= S + 1), so the two runs' curves never overlap.
+    writer = SummaryWriter(str(trainer.run_dir), purge_step=trainer.step + 1 if trainer.step else None)
+    writer.add_text("hyperparameters", hyperparameter_table(trainer.args), trainer.step)
     print(f"training {trainer.args.env_id} -> {trainer.run_dir} (tensorboard --logdir {trainer.args.runs_dir})")
-    result = trainer.train(writer)
-    writer.close()
+    try:
+        result = trainer.train(writer)
+    except TrainingDiverged as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        writer.close()
     print(f"final checkpoint: {trainer.run_dir / 'checkpoints' / 'latest.pt'}")
     for name in policy_names(trainer.game):
         rate, low, high = (result[f"win_rate_vs_{name}{s}"] for s in ("", "_ci_low", "_ci_high"))
