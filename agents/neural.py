@@ -26,12 +26,9 @@ plain data (loading that could run code).
 
 from __future__ import annotations
 
-import glob
 import hashlib
-import os
 import pickle
 import re
-import uuid
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,6 +39,7 @@ from torch import nn
 
 import card_envs
 from agents.policy import Policy
+from card_envs.core.files import atomic_write
 
 CHECKPOINT_FORMAT = 1
 REQUIRED_KEYS = ("env_id", "game_config", "observation_size", "num_actions", "hidden", "model")
@@ -132,28 +130,7 @@ def save_checkpoint(path: str | Path, checkpoint: dict[str, Any]) -> None:
     state = {"format": CHECKPOINT_FORMAT, **checkpoint}
     if "model" in state:
         state["model_sha256"] = weights_digest(state["model"])
-    _atomic_save(Path(path), lambda f: torch.save(state, f))
-
-
-def _atomic_save(path: Path, write) -> None:
-    """``write(binary file)`` to a temporary file beside ``path``, fsync, then rename over it.
-
-    The file is created like any other (mode 0o666 less the umask: mkstemp would make it 0600),
-    and temporary files of ``path`` left by a killed write are removed first.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        stale.unlink(missing_ok=True)
-    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
-    try:
-        with open(tmp, "xb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    atomic_write(path, lambda tmp: torch.save(state, tmp))
 
 
 def load_checkpoint(path: str | Path, env_id: str | None = None) -> dict[str, Any]:

@@ -30,13 +30,12 @@ deck order, Piles' ``chance_seed``), so the same actions give the same game.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from card_envs.core.files import atomic_write
 from card_envs.core.game import Game, State
 from card_envs.core.registry import list_envs, make_game
 
@@ -123,16 +122,8 @@ def record_game(game: Game, env_id: str, initial: State, decisions: Sequence[int
 
 def save_replay(path: str | Path, replay: Replay) -> None:
     """Write the replay as JSON atomically (a temporary file in the same folder, then a rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(replay.to_json(), f, indent=None, separators=(",", ":"))
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    text = json.dumps(replay.to_json(), indent=None, separators=(",", ":"))
+    atomic_write(path, lambda tmp: Path(tmp).write_text(text))
 
 
 def load_replay(path: str | Path) -> Replay:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import glob
 import json
 import math
-import os
 import tempfile
-import uuid
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.match import wilson_interval
+from card_envs.core.files import atomic_write
 from evaluate.players import Player
 from evaluate.ratings import bradley_terry, openskill_ratings
 from evaluate.runner import PairResult
@@ -87,24 +85,6 @@ def build_report(meta: dict[str, Any], players: list[Player], results: list[Pair
 
 
 # ----- files ----------------------------------------------------------------------------------
-def atomic_write(path: Path, write) -> None:
-    """``write(temporary path)`` beside ``path``, then rename over it.
-
-    The file gets the usual mode (0o666 less the umask; mkstemp would make it 0600), and
-    temporary files of ``path`` left by a killed write are removed first.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
-        stale.unlink(missing_ok=True)
-    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
-    try:
-        write(str(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def check_writable(folder: Path) -> None:
     """Create ``folder`` and write a file there, or ValueError: fail before the work, not after."""
     try:

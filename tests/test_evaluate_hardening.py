@@ -6,11 +6,15 @@ from __future__ import annotations
 import json
 import os
 
+import numpy as np
 import pytest
+
+import card_envs
 
 import evaluate.__main__ as cli
 from agents.neural import save_checkpoint
-from evaluate.report import atomic_write, save_figure, write_text
+from card_envs.core.files import atomic_write
+from evaluate.report import save_figure, write_text
 from tests.test_baselines import _checkpoint
 
 BASE = ["three_piles_v0", "random", "heuristic", "--deals", "2", "--no-progress", "--no-plots"]
@@ -72,13 +76,25 @@ def test_reports_and_plots_are_created_with_the_users_umask(tmp_path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from card_envs.replay import record_game, save_replay
+
+    game = card_envs.make_game("three_piles_v0")
+    state = game.new_state(np.random.default_rng(0))
+    decisions, walk = [], state.clone()
+    while not walk.is_terminal():  # record_game plays the forced decisions itself
+        legal = walk.legal_actions()
+        if len(legal) > 1:
+            decisions.append(legal[0])
+        walk.apply(legal[0])
+    replay = record_game(game, "three_piles_v0", state, decisions)
     old = os.umask(0o027)
     try:
         write_text(tmp_path / "results.md", "# hi\n")
         save_figure(plt.figure(), tmp_path / "plot.png")
+        save_replay(tmp_path / "game.json", replay)
     finally:
         os.umask(old)
-    for name in ("results.md", "plot.png"):
+    for name in ("results.md", "plot.png", "game.json"):
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o640  # mkstemp would give 0o600
 
 
