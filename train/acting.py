@@ -12,6 +12,8 @@ weights it needs.
 from __future__ import annotations
 
 import queue
+import signal
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -219,7 +221,16 @@ class ProcessActor:
             target=_actor_main, daemon=True, name="card_envs-actor",
             args=(args, seed, pool_states, [b.tensors for b in self.buffers], self.weights,
                   self.version, update, self.ready, self.stop))
-        self.process.start()
+        # The child ignores Ctrl-C (a terminal sends it to the whole process group): the learner
+        # decides when to stop and closes it. An ignored SIGINT survives the spawn's exec, and
+        # Python then installs no KeyboardInterrupt handler in the child.
+        ignoring = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignoring else None
+        try:
+            self.process.start()
+        finally:
+            if ignoring:
+                signal.signal(signal.SIGINT, previous)
 
     def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
         while True:

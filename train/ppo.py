@@ -41,6 +41,7 @@ import argparse
 import dataclasses
 import json
 import math
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -155,26 +156,35 @@ def _flag(name: str) -> str:
 def parse_args(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None
                ) -> tuple[Args, set[str]]:
     """Args from ``Args()`` < ``DEFAULTS[env_id]`` < the command line; also the names given."""
-    parser = parser or build_parser()
+    parser = parser or build_parser(_env_id_in(argv))
     given = {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()
              if v is not None}
     env_id = given.get("env_id", Args.env_id)
     return Args(**{**DEFAULTS.get(env_id, {}), **given}), set(given)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """One option per `Args` field; defaults are suppressed so that `parse_args` sees what was given."""
+def _env_id_in(argv: list[str] | None) -> str:
+    """The env id on the command line (the default's if none), before parsing: --help shows
+    that game's defaults."""
+    return next((a for a in (sys.argv[1:] if argv is None else argv) if a in card_envs.list_envs()), Args.env_id)
+
+
+def build_parser(env_id: str = Args.env_id) -> argparse.ArgumentParser:
+    """One option per `Args` field, its help showing the default `env_id` will use (`Args()` <
+    `DEFAULTS[env_id]`); defaults are suppressed so that `parse_args` sees what was given."""
+    game_defaults = DEFAULTS.get(env_id, {})
     parser = argparse.ArgumentParser(prog="python -m train", description=__doc__.splitlines()[0],
                                      usage="%(prog)s [env_id] [--option VALUE ...]  (--help lists the options)",
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog="Per-game defaults: train/configs.py")
+                                     epilog=f"The defaults shown are {env_id}'s (per-game defaults: train/configs.py)")
     parser.add_argument("env_id", nargs="?", default=None, choices=card_envs.list_envs(),
                         help="registered env id (default three_piles_v0)")
     for f in dataclasses.fields(Args):
         if f.name == "env_id":
             continue
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
-        flag, help_text = "--" + f.name.replace("_", "-"), f"{f.metadata['help']} (default {default!r})"
+        shown = game_defaults.get(f.name, default)
+        flag, help_text = "--" + f.name.replace("_", "-"), f"{f.metadata['help']} (default {shown!r})"
         if isinstance(default, bool):
             parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS, help=help_text)
         elif isinstance(default, tuple):
@@ -261,6 +271,7 @@ class Trainer:
         self.last_checkpoint = self.run_dir / "checkpoints" / "latest.pt" if checkpoint is not None else None
         self.last_eval: dict[str, float] = {}
         self.actor = None
+        self.stop_requested: str | None = None  # a signal's name: stop after this update, keep it
 
     def start_actor(self) -> None:
         # The actor's seed depends on where the run (re)starts, so a resumed run deals new games.
@@ -390,7 +401,7 @@ class Trainer:
                    disable=not args.progress, dynamic_ncols=True)
         start_time, start_step = time.perf_counter(), self.step
         deadline = start_time + 60 * args.max_minutes if args.max_minutes else float("inf")
-        while self.update < total_updates and time.perf_counter() < deadline:
+        while self.update < total_updates and time.perf_counter() < deadline and not self.stop_requested:
             if args.anneal_lr:
                 done = self.update / total_updates
                 if args.max_minutes:
@@ -415,6 +426,10 @@ class Trainer:
             bar.update(min(self.step, bar.total) - bar.n)
             bar.set_postfix_str(self._postfix(sps))
         self.stop_actor()  # before the final evaluation: it gets the machine to itself
+        if self.stop_requested:  # interrupted: keep the work, skip the final evaluation
+            self.save()
+            bar.close()
+            return {}
         self._log_eval(writer, args.final_eval_deals)
         self.save()
         bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
@@ -511,7 +526,7 @@ def start(args: Args, given: set[str]) -> Trainer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(_env_id_in(argv))
     args, given = parse_args(argv, parser)
     try:
         trainer = start(args, given)
@@ -524,6 +539,7 @@ def main(argv: list[str] | None = None) -> int:
     writer = SummaryWriter(str(trainer.run_dir), purge_step=trainer.step + 1 if trainer.step else None)
     writer.add_text("hyperparameters", hyperparameter_table(trainer.args), trainer.step)
     print(f"training {trainer.args.env_id} -> {trainer.run_dir} (tensorboard --logdir {trainer.args.runs_dir})")
+    received = _stop_on_signals(trainer)
     try:
         result = trainer.train(writer)
     except TrainingDiverged as error:
@@ -531,9 +547,33 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     finally:
         writer.close()
+        for signum, handler in received.items():
+            signal.signal(signum, handler)
+    if trainer.stop_requested:
+        runs_dir = "" if trainer.args.runs_dir == Args.runs_dir else f" --runs-dir {trainer.args.runs_dir}"
+        print(f"{trainer.stop_requested}: stopped at step {trainer.step:,}, checkpoint "
+              f"{trainer.run_dir / 'checkpoints' / 'latest.pt'}; resume with: "
+              f"python -m train --resume --run-name {trainer.args.run_name}{runs_dir}")
+        return 128 + getattr(signal, trainer.stop_requested)
     print(f"final checkpoint: {trainer.run_dir / 'checkpoints' / 'latest.pt'}")
     for name in policy_names(trainer.game):
         rate, low, high = (result[f"win_rate_vs_{name}{s}"] for s in ("", "_ci_low", "_ci_high"))
         print(f"  vs {name:10} win rate {rate:.3f}  (Wilson 95% [{low:.3f}, {high:.3f}], "
               f"{trainer.game.num_players * trainer.args.final_eval_deals} seat-rotated games)")
     return 0
+
+
+def _stop_on_signals(trainer: Trainer) -> dict[int, Any]:
+    """Ctrl-C (SIGINT) or SIGTERM asks the trainer to stop after the update in progress and save
+    a checkpoint; a second signal acts as usual (the previous handlers are put back at once).
+    Returns the previous handlers, to restore when training ends."""
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+
+    def request_stop(signum, frame) -> None:
+        trainer.stop_requested = signal.Signals(signum).name
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+    for signum in previous:
+        signal.signal(signum, request_stop)
+    return previous

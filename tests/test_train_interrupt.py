@@ -1,0 +1,63 @@
+"""python -m train as a tool: Ctrl-C or SIGTERM keeps the work and says how to resume; --help
+shows the defaults the named game will use."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.neural import load_checkpoint
+from tests.test_train import ROOT, children_of
+from train.configs import DEFAULTS
+from train.ppo import build_parser
+
+TINY = ["--num-games", "16", "--num-steps", "16", "--hidden", "32", "--eval-every", "0", "--eval-deals", "2",
+        "--final-eval-deals", "2", "--checkpoint-every", "100000000", "--no-progress"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tmp_path, signum):
+    command = [sys.executable, "-m", "train", "--run-name", "stopped", "--runs-dir", str(tmp_path), *TINY]
+    process = subprocess.Popen(command + ["--total-steps", "100000000"], cwd=ROOT, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 60
+    while not (tmp_path / "stopped").glob("events.out.tfevents.*") and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(3)  # a few updates in
+    actors = children_of(process.pid)
+    assert actors, "the default run plays in a second process"
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signum, err
+    assert "Traceback" not in err and "Traceback" not in out
+    name = signal.Signals(signum).name
+    assert f"{name}: stopped at step" in out
+    assert f"resume with: python -m train --resume --run-name stopped --runs-dir {tmp_path}" in out
+    deadline = time.time() + 10  # the actor (and multiprocessing's resource tracker) exit with it
+    while any(Path(f"/proc/{pid}").exists() for pid in actors) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not [pid for pid in actors if Path(f"/proc/{pid}").exists()]
+    stopped_at = load_checkpoint(tmp_path / "stopped" / "checkpoints" / "latest.pt")["step"]
+    assert stopped_at > 0 and f"stopped at step {stopped_at:,}" in out
+    resumed = subprocess.run([sys.executable, "-m", "train", "--resume", "--run-name", "stopped", "--runs-dir",
+                              str(tmp_path), "--total-steps", str(stopped_at + 512), "--no-progress"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert load_checkpoint(tmp_path / "stopped" / "checkpoints" / "latest.pt")["step"] == stopped_at + 512
+
+
+def test_help_shows_the_named_games_defaults():
+    tuned = DEFAULTS["three_piles_v0"]
+    text = build_parser("three_piles_v0").format_help()
+    assert f"(default {tuned['total_steps']!r})" in text and f"(default {tuned['max_minutes']!r})" in text
+    shown = subprocess.run([sys.executable, "-m", "train", "three_piles_v0", "--help"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=60).stdout
+    assert f"(default {tuned['total_steps']!r})" in shown.replace("\n", " ").replace("  ", "")
+    untuned = build_parser("piles_v0" if "piles_v0" not in DEFAULTS else "illimat_v0").format_help()
+    assert f"(default {tuned['total_steps']!r})" not in untuned
