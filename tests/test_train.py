@@ -191,7 +191,7 @@ def test_resume_refuses_a_run_of_another_env(tmp_path, capsys):
 
 def test_checkpoints_are_written_atomically(tmp_path, monkeypatch):
     def broken_save(obj, f):
-        f.write(b"half a file")
+        Path(f).write_bytes(b"half a file")
         raise OSError("disk full")
 
     monkeypatch.setattr(torch, "save", broken_save)
