@@ -20,7 +20,7 @@ import card_envs
 from card_envs.vector import VectorGames
 from train.acting import Collector, Rollout, critic_inputs, critic_size
 from train.configs import DEFAULTS
-from train.ppo import Args, Trainer, main, parse_args, seat_gae, start
+from train.ppo import Args, Trainer, elo_ratings, main, parse_args, seat_gae, start
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -316,3 +316,25 @@ def test_the_curve_script_plots_a_logged_run(tmp_path, capsys):
     assert "| 512 |" in table and "| 1,024 |" in table and "vs heuristic" in table
     assert (tmp_path / "plots" / "curve.png").read_bytes()[:4] == b"\x89PNG"
     assert curve.main([str(tmp_path)]) == 2 and "no training log" in capsys.readouterr().err
+
+
+def test_elo_ratings_order_the_players_and_anchor_random_at_zero():
+    ratings = elo_ratings({("policy", "random"): (200, 0, 0), ("policy", "heuristic"): (136, 0, 64),
+                           ("random", "heuristic"): (1, 2, 197)})
+    assert ratings["random"][0] == 0
+    assert 0 < ratings["heuristic"][0] < ratings["policy"][0]
+    low, high = ratings["policy"][1:]
+    assert low < ratings["policy"][0] < high
+    # a 75% score is a 400 log10(3) = 191 Elo gap, give or take the one virtual draw per pair
+    even = elo_ratings({("a", "random"): (300, 0, 100)})
+    assert abs(even["a"][0] - 191) < 3
+
+
+def test_periodic_evaluation_logs_an_elo_and_plays_the_baselines_match_once(tmp_path):
+    trainer = Trainer(tiny_args(tmp_path))
+    result = trainer.evaluate(20)
+    assert result["elo_ci_low"] < result["elo"] < result["elo_ci_high"]
+    assert list(trainer.baseline_results) == [("random", "heuristic")]
+    played = dict(trainer.baseline_results)
+    trainer.evaluate(10)
+    assert trainer.baseline_results == played

@@ -18,7 +18,8 @@ How it works (in the spirit of CleanRL's single-file PPO):
   seat's team are played by a scripted agent from `agents/` or a frozen past snapshot of the
   network; their decisions are not trained on.
 - Every ``eval_every`` steps the greedy policy plays seat-rotated, paired games against random
-  and the game's scripted agent (win rate with its Wilson 95% interval, logged under ``eval/``).
+  and the game's scripted agent (win rate with its Wilson 95% interval, logged under ``eval/``),
+  and its Bradley-Terry rating against those baselines (``eval/elo``, random anchored at 0).
 - Two processes by default (``--actors 1``, `train.acting`): an actor plays rollout k+1 with
   the weights after update k-1 while this learner trains on rollout k, so both cores work; the
   one-update lag is absorbed by PPO's importance ratio. ``--actors 0`` plays in this process.
@@ -57,6 +58,7 @@ import card_envs
 from agents import make_policy, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, network_from_checkpoint, save_checkpoint
+from evaluate.ratings import bradley_terry
 from evaluate.report import check_writable
 from train.acting import Rollout, critic_size, make_actor
 from train.configs import DEFAULTS
@@ -271,6 +273,7 @@ class Trainer:
         self.last_checkpoint = self.run_dir / "checkpoints" / "latest.pt" if checkpoint is not None else None
         self.last_eval: dict[str, float] = {}
         self.actor = None
+        self.baseline_results: dict[tuple[str, str], tuple[int, int, int]] | None = None  # for the Elo
         self.stop_requested: str | None = None  # a signal's name: stop after this update, keep it
 
     def start_actor(self) -> None:
@@ -337,7 +340,7 @@ class Trainer:
     def evaluate(self, deals: int) -> dict[str, float]:
         """Greedy policy vs each baseline over the same seed list every time (comparable curves)."""
         me = NeuralPolicy(self.network, greedy=True)
-        results = {}
+        results, scores = {}, {}
         for name in policy_names(self.game):
             baseline = make_policy(name, self.game)
             seating = [me] + [baseline] * (self.game.num_players - 1)
@@ -347,8 +350,22 @@ class Trainer:
             results.update({f"win_rate_vs_{name}": wins / len(rewards), f"draw_rate_vs_{name}": draws / len(rewards),
                             f"win_rate_vs_{name}_ci_low": low, f"win_rate_vs_{name}_ci_high": high,
                             f"mean_reward_vs_{name}": float(rewards.mean())})
+            scores[name] = (wins, draws, losses)
+        results.update(self._elo(scores, deals))
         self.network.train()
         return results
+
+    def _elo(self, scores: dict[str, tuple[int, int, int]], deals: int) -> dict[str, float]:
+        """The policy's rating against the fixed baselines; their own match is played once per run."""
+        if self.baseline_results is None:
+            names = list(scores)
+            self.baseline_results = {
+                (first, second): win_draw_loss(rotated_match(
+                    self.game, [make_policy(first, self.game)] + [make_policy(second, self.game)] * (
+                        self.game.num_players - 1), deals, seed=20_000)[:, 0])
+                for i, first in enumerate(names) for second in names[i + 1:]}
+        elo = elo_ratings({("policy", name): wdl for name, wdl in scores.items()} | self.baseline_results)
+        return {"elo": elo["policy"][0], "elo_ci_low": elo["policy"][1], "elo_ci_high": elo["policy"][2]}
 
     def checkpoint(self) -> dict[str, Any]:
         return {"env_id": self.args.env_id, "game_config": self.game.config,
@@ -483,7 +500,24 @@ class Trainer:
             if f"win_rate_vs_{name}" in self.last_eval:
                 low, high = (self.last_eval[f"win_rate_vs_{name}_ci_{s}"] for s in ("low", "high"))
                 text += f" | vs {name} {self.last_eval[f'win_rate_vs_{name}']:.3f} [{low:.2f}, {high:.2f}]"
+        if "elo" in self.last_eval:
+            text += f" | Elo {self.last_eval['elo']:.0f}"
         return text
+
+
+def elo_ratings(results: dict[tuple[str, str], tuple[int, int, int]]) -> dict[str, tuple[float, float, float]]:
+    """Bradley-Terry ratings in Elo (rating, 95% low, high) from (first, second) -> first's
+    wins/draws/losses, with random anchored at 0 and one virtual draw per pair, so that a 100%
+    score against random stays finite."""
+    players = sorted({name for pair in results for name in pair}, key=lambda name: name != "random")
+    wins = np.zeros((len(players), len(players)))
+    for (first, second), (won, drawn, lost) in results.items():
+        i, j = players.index(first), players.index(second)
+        wins[i, j] += won + drawn / 2
+        wins[j, i] += lost + drawn / 2
+    fit = bradley_terry(wins, prior=1.0, anchor=0)
+    return {name: (float(fit["elo"][k]), float(fit["low"][k]), float(fit["high"][k]))
+            for k, name in enumerate(players)}
 
 
 def hyperparameter_table(args: Args) -> str:
