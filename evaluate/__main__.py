@@ -8,10 +8,13 @@ iterations, exploration, rollout_depth), a checkpoint file (``.pt``), or a check
     python -m evaluate piles_v0 random greedy heuristic ismcts --deals 200  # round-robin
     python -m evaluate three_piles_v0 --gauntlet runs/mine/checkpoints/latest.pt   # vs every baseline
     python -m evaluate three_piles_v0 runs/mine/checkpoints heuristic greedy       # rating vs step
+    python -m evaluate three_piles_v0 --exploit runs/mine/checkpoints/latest.pt --minutes 10
 
 Two players: head-to-head; more: round-robin (every pair; two checkpoints of the same folder are
 not paired); ``--gauntlet P``: P (a file or a folder) against each listed player, or every
-baseline when none is listed. Each deal is played in every distinct seating on the same seeds
+baseline when none is listed; ``--exploit P``: train a fresh agent against P alone for
+``--minutes`` (P plays every other team's seats, frozen), then play it against P: the exploiter's
+win rate measures how exploitable P is (`evaluate.exploit`). Each deal is played in every distinct seating on the same seeds
 (see `evaluate.runner`). Writes results.json, results.md and PNG plots to ``--out``.
 """
 
@@ -28,6 +31,7 @@ from pathlib import Path
 
 import card_envs
 from agents import baseline_names
+from evaluate.exploit import train_exploiter
 from evaluate.players import Player, expand_all
 from evaluate.report import build_report, check_writable, markdown, write_all
 from evaluate.runner import distinct_rotations, play_pairings, seating_pattern
@@ -53,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--gauntlet", metavar="CHECKPOINT",
                         help="play this checkpoint (file or folder) against each listed player, or against "
                              "every baseline (random, greedy, heuristic, ismcts: ~1 CPU s per ismcts game)")
+    parser.add_argument("--exploit", metavar="CHECKPOINT",
+                        help="train a best-response agent against this checkpoint file, then play it against it")
+    parser.add_argument("--minutes", type=float, default=10.0, help="--exploit: training time of the exploiter")
     parser.add_argument("--deals", type=int, default=200, help="deals per pairing (each in every seating)")
     parser.add_argument("--seed", type=int, default=0, help="deal d is dealt from seed + d")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
@@ -80,8 +87,12 @@ def parse_args(argv: list[str] | None, parser: argparse.ArgumentParser | None = 
         parser.error(f"--config is not valid JSON: {error}")
     if not isinstance(args.config, dict):
         parser.error("--config must be a JSON object, e.g. '{\"num_players\": 2}'")
-    if args.gauntlet is None and len(args.players) < 2:
-        parser.error("give at least two players (or --gauntlet CHECKPOINT)")
+    if args.exploit is not None and (args.gauntlet is not None or args.players):
+        parser.error("--exploit CHECKPOINT takes no players and no --gauntlet")
+    if not 0 < args.minutes < float("inf"):
+        parser.error(f"--minutes must be a positive number, got {args.minutes}")
+    if args.gauntlet is None and args.exploit is None and len(args.players) < 2:
+        parser.error("give at least two players (or --gauntlet CHECKPOINT, or --exploit CHECKPOINT)")
     cores = available_cores()
     if args.workers > cores:  # more processes than cores only adds switching
         print(f"note: --workers {args.workers} capped at the {cores} available core(s)", file=sys.stderr)
@@ -91,6 +102,11 @@ def parse_args(argv: list[str] | None, parser: argparse.ArgumentParser | None = 
 
 def plan(args: argparse.Namespace, game) -> tuple[str, list[Player], list[tuple[Player, Player]]]:
     """(mode, players, pairings) from the arguments; ValueError on a bad player."""
+    if args.exploit is not None:
+        target = expand_all([args.exploit], game)
+        if len(target) != 1 or not target[0].spec.endswith(".pt"):
+            raise ValueError(f"--exploit wants one checkpoint file, got {args.exploit!r}")
+        return "exploit", target, []  # the exploiter joins once it is trained
     if args.gauntlet is not None:
         challengers = expand_all([args.gauntlet], game)
         if not any(p.spec.endswith(".pt") for p in challengers):
@@ -117,8 +133,16 @@ def main(argv: list[str] | None = None) -> int:
         mode, players, pairs = plan(args, game)
         for folder in [out] + ([Path(args.record)] if args.record else []):
             check_writable(folder)
+        if mode == "exploit" and (out / "exploiter" / "checkpoints").exists():
+            raise ValueError(f"{out / 'exploiter'} holds an earlier exploiter: choose another --out")
     except (ValueError, OSError) as error:
         parser.error(str(error))  # usage, one line of error, exit code 2
+    if mode == "exploit":
+        print(f"training an exploiter of {players[0].spec} for {args.minutes:g} minutes -> {out / 'exploiter'}",
+              file=sys.stderr)
+        exploiter = train_exploiter(args.env_id, game.config, players[0].spec, args.minutes, out, args.seed,
+                                    progress=not args.no_progress)
+        players, pairs = [exploiter] + players, [(exploiter, players[0])]
     pattern = seating_pattern(game)
     seatings = len(distinct_rotations(pattern))
     print(f"{args.env_id} {mode}: {len(players)} players, {len(pairs)} pairings x {args.deals} deals x "
@@ -132,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"env_id": args.env_id, "config": game.config, "mode": mode, "deals": args.deals, "seed": args.seed,
             "seating_pattern": "".join("AB"[k] for k in pattern), "seatings_per_deal": seatings,
             "chunk_deals": args.chunk_deals, "workers": args.workers, "wall_s": wall, "command": command,
-            "record": args.record}
+            "record": args.record, **({"exploit_minutes": args.minutes} if mode == "exploit" else {})}
     report = build_report(meta, players, results)
     files = write_all(report, out, make_plots=not args.no_plots)
     print(markdown(report))
