@@ -1,0 +1,62 @@
+"""Batched engines: B games of one env stepped at once as PyTorch tensors (CPU or GPU).
+
+```python
+from card_envs import batch
+env = batch.make("three_piles_v0", batch_size=4096, device="cpu", num_players=2)
+obs, mask, seat, reward, done = env.reset(seed=0)
+while training:
+    actions = policy(obs, mask)                   # int64[B], one legal action per game
+    obs, mask, seat, reward, done = env.step(actions)
+```
+
+The reference engines (`card_envs.games.*`) play one game per Python object; these play B games
+in struct-of-arrays form with no Python loop over games, for the same rules. Every tensor has
+one row per game; in each game exactly one seat acts:
+
+| field | shape | meaning |
+|---|---|---|
+| `obs` | float32[B, observation_size] | the acting seat's `observation(seat)`, own seat first: the reference's layout, bit for bit |
+| `mask` | bool[B, num_actions] | exactly the reference's `legal_mask()` |
+| `seat` | int64[B] | the acting seat (absolute) |
+| `reward` | float32[B, num_players] | by absolute seat: `returns()` of a game that ended in this step, else 0 |
+| `done` | bool[B] | the game in that row ended in this step and was replaced by a fresh deal, which `obs`, `mask` and `seat` already show |
+
+A trainer keeps, per row, which seat acted at each step and credits `reward[:, seat]` to it at
+`done`. `step` trusts the actions (an illegal action is not detected: checking would stop the
+GPU for the host); pass ``auto_forced=True`` to have single-choice decisions played without
+asking, as `card_envs.vector.VectorGames` does. `load(states)` starts the B games from reference
+states and `state(i)` returns game i as a reference state: the differential tests use both.
+Chance: deals come from a `torch.Generator` seeded by ``seed``/`reset(seed)`; in Piles, pass k
+of a game draws with numpy's `integers(len(hand))` algorithm from a 64-bit word per pass, which
+`load` computes from the reference's ``chance_seed`` (the first output of
+``default_rng((chance_seed, k))``), so loaded games continue exactly as the reference does.
+
+Speed: see `benchmarks/throughput.py --batch B [--device cuda]`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from card_envs.batch.base import BatchGame, BatchStep
+
+__all__ = ["BatchGame", "BatchStep", "make", "ENGINES"]
+
+
+def _engines() -> dict[str, type[BatchGame]]:
+    from card_envs.batch.piles import PilesBatch
+    from card_envs.batch.three_piles import ThreePilesBatch
+
+    return {cls.env_id: cls for cls in (ThreePilesBatch, PilesBatch)}
+
+
+ENGINES = ("three_piles_v0", "piles_v0")
+
+
+def make(env_id: str, batch_size: int, device: Any = "cpu", seed: int = 0, auto_forced: bool = False,
+         **config: Any) -> BatchGame:
+    """The batched engine of `env_id` (one of `ENGINES`) for B = `batch_size` games."""
+    engines = _engines()
+    if env_id not in engines:
+        raise ValueError(f"no batched engine for {env_id!r}; there are: {', '.join(engines)}")
+    return engines[env_id](batch_size, device=device, seed=seed, auto_forced=auto_forced, **config)

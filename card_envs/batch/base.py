@@ -1,0 +1,172 @@
+"""The batched-engine skeleton every game shares: reset, step, auto-reset, forced moves.
+
+A game subclass holds its B games as tensors (struct of arrays, one row per game) and supplies
+the pure core: `_deal(rows)`, `_apply(actions, active)`, `_mask()`, `_observe(mask)`,
+`_terminal()`, `_returns()`, plus `load(states)` / `state(i)` to convert from and to the
+reference engine's states. Every update writes all B rows at once; a row that must not change
+writes to a trash column instead (`put`), so no step depends on which games do what.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+import torch
+
+from card_envs.core.game import Game, State
+from card_envs.core.registry import make_game
+
+
+class BatchStep(NamedTuple):
+    """What `reset` and `step` return; every tensor has B rows, one per game.
+
+    obs: float32[B, observation_size], the acting seat's observation (own seat first).
+    mask: bool[B, num_actions], exactly the acting seat's legal actions.
+    seat: int64[B], the acting seat (absolute).
+    reward: float32[B, num_players], by absolute seat: the returns of a game that ended in
+        this step (then already replaced by a fresh deal, which obs/mask/seat show), else 0.
+    done: bool[B], the game in that row ended in this step.
+    """
+
+    obs: torch.Tensor
+    mask: torch.Tensor
+    seat: torch.Tensor
+    reward: torch.Tensor
+    done: torch.Tensor
+
+
+def put(target: torch.Tensor, index: torch.Tensor, value: torch.Tensor | int | float,
+        where: torch.Tensor) -> None:
+    """target[b, index[b]] = value[b] for the rows in `where`; the others write the last column,
+    the trash column every state tensor keeps for this."""
+    index = torch.where(where, index, target.shape[1] - 1)
+    if not torch.is_tensor(value):
+        value = torch.full_like(index, value, dtype=target.dtype)
+    target.scatter_(1, index[:, None], value.to(target.dtype)[:, None])
+
+
+def get(source: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    """source[b, index[b]] for every row."""
+    return source.gather(1, index[:, None])[:, 0]
+
+
+def lemire(word: torch.Tensor, n: torch.Tensor) -> torch.Tensor:
+    """`np.random.Generator.integers(n)` from the generator's first 64-bit output `word`:
+    Lemire's method on the low 32 bits, the high 32 bits when numpy rejects the first draw
+    (probability below n / 2**32; a second rejection, below 1e-17, is not reproduced)."""
+    low, high = word & 0xFFFFFFFF, (word >> 32) & 0xFFFFFFFF
+    m = low * n
+    reject = (m & 0xFFFFFFFF) < (0x100000000 - n) % n.clamp(min=1)
+    return torch.where(reject, high * n, m) >> 32
+
+
+class BatchGame:
+    """B games of one env stepped as tensors; one seat acts in each game.
+
+    Args:
+        env_id: "three_piles_v0" or "piles_v0".
+        batch_size: B, the number of games.
+        device: any torch device ("cpu", "cuda").
+        seed: seeds the deals (and, in Piles, the pass draws); `reset(seed)` reseeds.
+        auto_forced: play decisions with exactly one legal action without asking (as
+            `VectorGames` and the env's ``auto_forced``); off by default, so that every
+            decision of the reference engine is asked.
+        **config: the game's arguments (``num_players``, ``reward``), checked by the reference.
+    """
+
+    env_id: str
+
+    def __init__(self, batch_size: int, device: str | torch.device = "cpu", seed: int = 0,
+                 auto_forced: bool = False, **config: Any):
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        self.game: Game = make_game(self.env_id, **config)
+        self.num_players = self.game.num_players
+        self.num_actions = self.game.num_actions
+        self.observation_size = self.game.observation_layout.size
+        self.batch_size, self.device, self.auto_forced = batch_size, torch.device(device), auto_forced
+        self.generator = torch.Generator(self.device)
+        self._rows = torch.arange(batch_size, device=self.device)
+        self._allocate()
+        self.reset(seed)
+
+    # ----- the vector-env API ----------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> BatchStep:
+        """Deal B fresh games (from `seed` when given, else from the running generator)."""
+        if seed is not None:
+            self.generator.manual_seed(seed)
+        self._deal(self._rows)
+        return self._settle(torch.zeros(self.batch_size, dtype=torch.bool, device=self.device))
+
+    def step(self, actions: torch.Tensor | np.ndarray | Sequence[int]) -> BatchStep:
+        """Apply one action per game for its acting seat. The actions must be legal (as the
+        mask says); they are not checked, to keep the step free of host synchronisation."""
+        actions = torch.as_tensor(actions, dtype=torch.int64, device=self.device)
+        self._apply(actions, torch.ones(self.batch_size, dtype=torch.bool, device=self.device))
+        return self._settle(self._terminal())
+
+    def observe(self) -> BatchStep:
+        """The last `reset`/`step` result."""
+        return self._last
+
+    def load(self, states: Sequence[State], rows: Sequence[int] | None = None) -> BatchStep:
+        """Continue from reference states (same game and configuration): one per game, or one
+        for each of `rows`, the other games left as they are."""
+        rows = self._rows if rows is None else torch.as_tensor(rows, dtype=torch.int64, device=self.device)
+        if len(states) != len(rows):
+            raise ValueError(f"load: {len(states)} states for {len(rows)} games")
+        for i, state in enumerate(states):
+            if state.game.config != self.game.config:
+                raise ValueError(f"load: state {i} is of {state.game.config}, these games of {self.game.config}")
+        self._load(states, rows)
+        return self._settle(torch.zeros(self.batch_size, dtype=torch.bool, device=self.device))
+
+    # ----- shared internals ----------------------------------------------------------------
+    def _settle(self, ended: torch.Tensor) -> BatchStep:
+        """Score and redeal the games that ended, play forced decisions, observe."""
+        reward = torch.zeros(self.batch_size, self.num_players, device=self.device)
+        done = torch.zeros(self.batch_size, dtype=torch.bool, device=self.device)
+        while True:
+            if ended.any():
+                reward += torch.where(ended[:, None], self._returns(), 0)
+                done |= ended
+                self._deal(ended.nonzero()[:, 0])
+            mask = self._mask()
+            if not self.auto_forced:
+                break
+            forced = mask.sum(1) == 1
+            if not forced.any():
+                break
+            self._apply(mask.to(torch.uint8).argmax(1), forced)
+            ended = self._terminal()
+        self._last = BatchStep(self._observe(), mask, self.cur.clone(), reward, done)
+        return self._last
+
+    def _allocate(self) -> None:
+        raise NotImplementedError
+
+    def _deal(self, rows: torch.Tensor) -> None:
+        raise NotImplementedError
+
+    def _load(self, states: Sequence[State], rows: torch.Tensor) -> None:
+        raise NotImplementedError
+
+    def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
+        raise NotImplementedError
+
+    def _mask(self) -> torch.Tensor:
+        raise NotImplementedError
+
+    def _observe(self) -> torch.Tensor:
+        raise NotImplementedError
+
+    def _terminal(self) -> torch.Tensor:
+        raise NotImplementedError
+
+    def _returns(self) -> torch.Tensor:
+        raise NotImplementedError
+
+    def state(self, i: int) -> State:
+        """Game `i` as a reference state (for tests, rendering and search)."""
+        raise NotImplementedError
