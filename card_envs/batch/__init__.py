@@ -36,14 +36,21 @@ Speed: see `benchmarks/throughput.py --batch B [--device cuda]`.
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
+
+import torch
 
 from card_envs.batch.base import BatchGame, BatchStep
 
-__all__ = ["BatchGame", "BatchStep", "make", "ENGINES"]
+__all__ = ["BACKENDS", "BatchGame", "BatchStep", "ENGINES", "has_numba", "make"]
 
 
-def _engines() -> dict[str, type[BatchGame]]:
+def _engines(backend: str) -> dict[str, type[BatchGame]]:
+    if backend == "numba":
+        from card_envs.batch.cpu import PilesNumba, ThreePilesNumba
+
+        return {cls.env_id: cls for cls in (ThreePilesNumba, PilesNumba)}
     from card_envs.batch.piles import PilesBatch
     from card_envs.batch.three_piles import ThreePilesBatch
 
@@ -51,12 +58,26 @@ def _engines() -> dict[str, type[BatchGame]]:
 
 
 ENGINES = ("three_piles_v0", "piles_v0")
+BACKENDS = ("auto", "torch", "numba")
+
+
+def has_numba() -> bool:
+    return importlib.util.find_spec("numba") is not None
 
 
 def make(env_id: str, batch_size: int, device: Any = "cpu", seed: int = 0, auto_forced: bool = False,
-         **config: Any) -> BatchGame:
-    """The batched engine of `env_id` (one of `ENGINES`) for B = `batch_size` games."""
-    engines = _engines()
-    if env_id not in engines:
-        raise ValueError(f"no batched engine for {env_id!r}; there are: {', '.join(engines)}")
-    return engines[env_id](batch_size, device=device, seed=seed, auto_forced=auto_forced, **config)
+         backend: str = "auto", **config: Any) -> BatchGame:
+    """The batched engine of `env_id` (one of `ENGINES`) for B = `batch_size` games.
+
+    backend: "torch" (any device), "numba" (CPU only, the ``batch`` extra) or "auto": numba on a
+    CPU where it is installed, else torch."""
+    if env_id not in ENGINES:
+        raise ValueError(f"no batched engine for {env_id!r}; there are: {', '.join(ENGINES)}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend={backend!r}; use one of {BACKENDS}")
+    cpu = torch.device(device).type == "cpu"
+    if backend == "auto":
+        backend = "numba" if cpu and has_numba() else "torch"
+    if backend == "numba" and not cpu:
+        raise ValueError(f"backend='numba' runs on the CPU only, not on {device!r}; use backend='torch'")
+    return _engines(backend)[env_id](batch_size, device=device, seed=seed, auto_forced=auto_forced, **config)

@@ -2,7 +2,7 @@
 
 A game subclass holds its B games as tensors (struct of arrays, one row per game) and supplies
 the pure core: `_deal(rows)`, `_apply(actions, active)`, `_mask()`, `_observe(mask)`,
-`_terminal()`, `_returns()`, plus `load(states)` / `state(i)` to convert from and to the
+`_terminal()`, `_returns(rows)`, plus `load(states)` / `state(i)` to convert from and to the
 reference engine's states. Every update writes all B rows at once; a row that must not change
 writes to a trash column instead (`put`), so no step depends on which games do what.
 """
@@ -76,6 +76,7 @@ class BatchGame:
     """
 
     env_id: str
+    backend = "torch"
 
     def __init__(self, batch_size: int, device: str | torch.device = "cpu", seed: int = 0,
                  auto_forced: bool = False, **config: Any):
@@ -129,9 +130,10 @@ class BatchGame:
         done = torch.zeros(self.batch_size, dtype=torch.bool, device=self.device)
         while True:
             if ended.any():
-                reward += torch.where(ended[:, None], self._returns(), 0)
-                done |= ended
-                self._deal(ended.nonzero()[:, 0])
+                rows = ended.nonzero()[:, 0]
+                reward[rows] += self._returns(rows)
+                done[rows] = True
+                self._deal(rows)
             mask = self._mask()
             if not self.auto_forced:
                 break
@@ -164,7 +166,8 @@ class BatchGame:
     def _terminal(self) -> torch.Tensor:
         raise NotImplementedError
 
-    def _returns(self) -> torch.Tensor:
+    def _returns(self, rows: torch.Tensor) -> torch.Tensor:
+        """float32[len(rows), num_players]: the returns of those (finished) games."""
         raise NotImplementedError
 
     def state(self, i: int) -> State:

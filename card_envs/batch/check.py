@@ -37,14 +37,14 @@ def _mismatch(what: str, layout, got: np.ndarray, want: np.ndarray, rows: np.nda
 
 
 def differential(env_id: str, config: dict[str, Any] | None = None, games: int = 1000, batch: int = 256,
-                 device: str = "cpu", seed: int = 0) -> dict[str, int]:
+                 device: str = "cpu", seed: int = 0, backend: str = "auto") -> dict[str, int]:
     """Play `games` games in both engines (at least; B run together); raises AssertionError on the
     first difference. Returns counts: games, decisions, redeals checked."""
     config = config or {}
     game = make_game(env_id, **config)
     rng = np.random.default_rng(seed)
     states = [game.new_state(rng) for _ in range(batch)]
-    env = make(env_id, batch, device=device, seed=seed, **config)
+    env = make(env_id, batch, device=device, seed=seed, backend=backend, **config)
     out = env.load(states)
     finished = decisions = 0
     replay = env_id != "piles_v0"  # batched deals play on as reference states
@@ -99,11 +99,12 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=512)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--backend", default="auto", choices=("auto", "torch", "numba"))
     parser.add_argument("--config", type=json.loads, default={})
     args = parser.parse_args()
     start = time.perf_counter()
-    counts = differential(args.env_id, args.config, args.games, args.batch, args.device, args.seed)
-    print(f"{args.env_id} {args.config or ''} on {args.device}: {counts['games']} games, "
+    counts = differential(args.env_id, args.config, args.games, args.batch, args.device, args.seed, args.backend)
+    print(f"{args.env_id} {args.config or ''} on {args.device} ({args.backend}): {counts['games']} games, "
           f"{counts['decisions']} decisions identical ({time.perf_counter() - start:.0f} s)")
 
 

@@ -166,9 +166,9 @@ class PilesBatch(BatchGame):
     def _terminal(self) -> torch.Tensor:
         return self.turns >= MAX_TURNS
 
-    def _values(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """(colour of each top [B, 12], total value of each top [B, 12])."""
-        tops = self.tops[:, :NUM_POSITIONS]
+    def _values(self, rows: torch.Tensor | slice = slice(None)) -> tuple[torch.Tensor, torch.Tensor]:
+        """(colour of each top [rows, 12], total value of each top [rows, 12])."""
+        tops = self.tops[rows, :NUM_POSITIONS]
         colour = self.colour[tops]
         sign = (1 - 2 * colour).float()  # red +1, black -1: alike neighbours multiply to +1
         near = (sign @ self.adjacent).long()
@@ -181,13 +181,13 @@ class PilesBatch(BatchGame):
         fits = (self.colour[:NUM_CARDS, None] == colour[:, None, :]) | (self.rank[:NUM_CARDS, None] > value[:, None, :])
         return torch.cat([(fits & in_hand[:, :, None]).reshape(B, -1), ~self._terminal()[:, None]], 1)
 
-    def _points(self) -> torch.Tensor:
-        """Each team's points if the game ended now [B, 2] (0, 0 before the colours are fixed).
+    def _points(self, rows: torch.Tensor | slice = slice(None)) -> torch.Tensor:
+        """Each team's points if the game ended now [rows, 2] (0, 0 before the colours are fixed).
 
         A card scores for the team that holds it (captured it, or tops its pile with that
         team's colour) when its colour is not that team's."""
-        loc, colour0 = self.loc[:, :NUM_CARDS], self.colour0
-        top_colour, _ = self._values()
+        loc, colour0 = self.loc[rows, :NUM_CARDS], self.colour0[rows]
+        top_colour, _ = self._values(rows)
         castle = (loc >= CASTLE) & (loc < CAPTURED)
         under = top_colour.gather(1, (loc - CASTLE).clamp(0, NUM_POSITIONS - 1))  # colour of the pile's top
         owner = torch.where(castle, (under != colour0[:, None]).long(), loc - CAPTURED)
@@ -197,8 +197,8 @@ class PilesBatch(BatchGame):
         points = torch.stack([(scoring * (owner == t)).sum(1) for t in (0, 1)], 1)
         return torch.where((colour0 >= 0)[:, None], points, 0)
 
-    def _returns(self) -> torch.Tensor:
-        points = self._points().double()
+    def _returns(self, rows: torch.Tensor) -> torch.Tensor:
+        points = self._points(rows).double()
         diff = points[:, 0] - points[:, 1]
         diff = diff.sign() if self.game.reward == "win" else diff / MAX_POINTS
         team0 = (self.seats % 2 == 0)

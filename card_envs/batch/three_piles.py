@@ -219,14 +219,14 @@ class ThreePilesBatch(BatchGame):
         pas = choose & deck_empty & ~take.any(2).any(1) & ~in_hand.any(1)
         return torch.cat([take.reshape(B, 9), draw[:, None], plays, pas[:, None]], 1)
 
-    def _scores(self) -> torch.Tensor:
-        """Each seat's score [B, n]: longest pile + 3 per Ace-King pile + diamonds."""
-        B, n = self.batch_size, self.num_players
-        plen, lo, hi = (x[:, :3 * n].view(B, n, 3) for x in (self.plen, self.lo, self.hi))
-        return plen.amax(2) + 3 * ((lo == 1) & (hi == 13)).sum(2) + self.diamonds[:, :n]
+    def _scores(self, rows: torch.Tensor | slice = slice(None)) -> torch.Tensor:
+        """Each seat's score [rows, n]: longest pile + 3 per Ace-King pile + diamonds."""
+        n = self.num_players
+        plen, lo, hi = (x[rows, :3 * n].view(-1, n, 3) for x in (self.plen, self.lo, self.hi))
+        return plen.amax(2) + 3 * ((lo == 1) & (hi == 13)).sum(2) + self.diamonds[rows, :n]
 
-    def _returns(self) -> torch.Tensor:
-        s, n = self._scores().double(), self.num_players
+    def _returns(self, rows: torch.Tensor) -> torch.Tensor:
+        s, n = self._scores(rows).double(), self.num_players
         if self.game.reward == "win":
             out = ((s[:, :, None] > s[:, None, :]).sum(2) - (s[:, :, None] < s[:, None, :]).sum(2)) / (n - 1)
         else:

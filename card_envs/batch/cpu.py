@@ -1,0 +1,321 @@
+"""The CPU path of the batched engines: the hot three (`_apply`, `_mask`, `_observe`) as numba
+kernels over the same state tensors, one compiled loop over the games (``prange``: every core).
+
+On a CPU a step of the torch engine is some fifty whole-batch tensor operations, each a pass
+over memory; these kernels visit each game once. Deals, loads, returns and `state(i)` stay the
+torch code: the state tensors are shared (the kernels see them as numpy views), so both paths
+play the same games, and the differential tests run both. Requires the ``batch`` extra (numba).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from numba import njit, prange
+
+from card_envs.batch.piles import PilesBatch
+from card_envs.batch.three_piles import ThreePilesBatch
+
+
+def _np(engine, names: str) -> list[np.ndarray]:
+    """Numpy views of the engine's state tensors (no copies: the kernels write the state)."""
+    return [getattr(engine, name).numpy() for name in names.split()]
+
+
+def _offsets(layout) -> np.ndarray:
+    return np.array([sl.start for sl in layout.slices.values()], dtype=np.int64)
+
+
+# ----- 3 Piles --------------------------------------------------------------------------------
+TP_STATE = "loc spos stack_ord stack_len deck deck_len lo hi plen diamonds hsize cur phase passes"
+
+
+@njit(cache=True, inline="always")
+def _tp_to_pile(b, p, k, c, loc, lo, hi, plen, diamonds, rank, diamond):
+    loc[b, c] = 4 + 3 * p + k
+    pid, r = 3 * p + k, rank[c]
+    lo[b, pid] = min(lo[b, pid], r)
+    hi[b, pid] = max(hi[b, pid], r)
+    plen[b, pid] += 1
+    diamonds[b, p] += diamond[c]
+
+
+@njit(parallel=True, cache=True)
+def tp_apply(n, a, act, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur,
+             phase, passes, rank, diamond, by52):
+    for b in prange(a.shape[0]):
+        if not act[b]:
+            continue
+        x, p = a[b], cur[b]
+        if x == 9:  # draw, then place
+            deck_len[b] -= 1
+            c = deck[b, deck_len[b]]
+            loc[b, c] = p
+            hsize[b, p] += 1
+            phase[b] = 1
+            continue
+        if x == 322:
+            passes[b] += 1
+        else:
+            passes[b] = 0
+            if x < 9:  # take the top of stack s onto pile k
+                s, k = x // 3, x % 3
+                size = stack_len[b, s] - 1
+                stack_len[b, s] = size
+                _tp_to_pile(b, p, k, stack_ord[b, 52 * s + size], loc, lo, hi, plen, diamonds, rank, diamond)
+                if size == 0 and deck_len[b] > 0:  # refill from the deck
+                    deck_len[b] -= 1
+                    c = deck[b, deck_len[b]]
+                    loc[b, c], spos[b, c], stack_ord[b, 52 * s], stack_len[b, s] = 16 + s, by52[1], c, 1
+            else:  # play hand card c to destination d
+                c, d = (x - 10) // 6, (x - 10) % 6
+                hsize[b, p] -= 1
+                if d < 3:
+                    _tp_to_pile(b, p, d, c, loc, lo, hi, plen, diamonds, rank, diamond)
+                else:
+                    s = d - 3
+                    size = stack_len[b, s]
+                    loc[b, c], spos[b, c], stack_ord[b, 52 * s + size], stack_len[b, s] = 16 + s, by52[size + 1], c, size + 1
+        cur[b] = (p + 1) % n
+        phase[b] = 0
+
+
+@njit(parallel=True, cache=True)
+def tp_mask(loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask):
+    for b in prange(mask.shape[0]):
+        m = mask[b]
+        m[:] = False
+        p, choose, deck_empty = cur[b], phase[b] == 0, deck_len[b] == 0
+        legal = False
+        if choose:
+            for s in range(3):
+                if stack_len[b, s] > 0:
+                    r = rank[stack_ord[b, 52 * s + stack_len[b, s] - 1]]
+                    for k in range(3):
+                        if r < lo[b, 3 * p + k] or r > hi[b, 3 * p + k]:
+                            m[3 * s + k] = legal = True
+            if not deck_empty:
+                m[9] = True
+                continue
+        for c in range(52):
+            if loc[b, c] == p:
+                r, base = rank[c], 10 + 6 * c
+                for k in range(3):
+                    if r < lo[b, 3 * p + k] or r > hi[b, 3 * p + k]:
+                        m[base + k] = True
+                m[base + 3] = m[base + 4] = m[base + 5] = legal = True
+        if choose and not legal:
+            m[322] = True
+
+
+@njit(parallel=True, cache=True)
+def tp_observe(n, off, loc, spos, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes,
+               by52, by4, by35, by_n, obs):
+    o_hand, o_piles, o_fits, o_top, o_stack, o_unseen, o_sizes, o_deck, o_scores, o_move, o_phase, o_passes = off
+    for b in prange(obs.shape[0]):
+        row = obs[b]
+        row[:] = 0
+        p = cur[b]
+        for c in range(52):
+            code = loc[b, c]
+            if code < 4:  # a hand
+                row[(o_hand if code == p else o_unseen) + c] = 1
+            elif code < 16:  # a pile, at the owner's relative seat
+                q, k = (code - 4) // 3, (code - 4) % 3
+                row[o_piles + (3 * ((q - p) % n) + k) * 52 + c] = 1
+            elif code < 19:  # a stack
+                row[o_stack + (code - 16) * 52 + c] = spos[b, c]
+            else:  # the deck
+                row[o_unseen + c] = 1
+        for s in range(3):
+            if stack_len[b, s] > 0:
+                row[o_top + 52 * s + stack_ord[b, 52 * s + stack_len[b, s] - 1]] = 1
+        for rel in range(n):
+            q = (p + rel) % n
+            longest, ace_kings = 0, 0
+            for k in range(3):
+                pid = 3 * q + k
+                low, high = lo[b, pid], hi[b, pid]
+                for r in range(1, 14):
+                    if r < low or r > high:
+                        row[o_fits + (3 * rel + k) * 13 + r - 1] = 1
+                longest = max(longest, plen[b, pid])
+                ace_kings += low == 1 and high == 13
+            row[o_sizes + rel] = by4[hsize[b, q]]
+            row[o_scores + rel] = by35[longest + 3 * ace_kings + diamonds[b, q]]
+        row[o_deck] = by52[deck_len[b]]
+        row[o_move] = 1
+        row[o_phase + phase[b]] = 1
+        row[o_passes] = by_n[passes[b]]
+
+
+class ThreePilesNumba(ThreePilesBatch):
+    backend = "numba"
+
+    def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
+        tp_apply(self.num_players, a.numpy(), act.numpy(), *_np(self, TP_STATE), self.rank.numpy(),
+                 self.diamond.numpy(), self.by52.numpy())
+
+    def _mask(self) -> torch.Tensor:
+        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+        tp_mask(*_np(self, "loc stack_ord stack_len deck_len lo hi cur phase"), self.rank.numpy(), mask)
+        return torch.from_numpy(mask)
+
+    def _observe(self) -> torch.Tensor:
+        obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
+        tp_observe(self.num_players, _offsets(self.game.observation_layout),
+                   *_np(self, "loc spos stack_ord stack_len deck_len lo hi plen diamonds hsize cur phase passes"),
+                   *_np(self, "by52 by4 by35 by_n"), obs)
+        return torch.from_numpy(obs)
+
+
+# ----- Piles ----------------------------------------------------------------------------------
+PILES_STATE = "loc height tops plen words hsize cur turns passes colour0 second"
+
+
+@njit(cache=True, inline="always")
+def _lemire(word, n):
+    """`base.lemire` for one game."""
+    low, high = word & 0xFFFFFFFF, (word >> 32) & 0xFFFFFFFF
+    m = low * n
+    if (m & 0xFFFFFFFF) < (0x100000000 - n) % n:
+        m = high * n
+    return m >> 32
+
+
+@njit(parallel=True, cache=True)
+def piles_apply(n, a, act, loc, height, tops, plen, words, hsize, cur, turns, passes, colour0, second, colour, by52):
+    for b in prange(a.shape[0]):
+        if not act[b]:
+            continue
+        x, p = a[b], cur[b]
+        if x == 624:  # pass: the next seat's team takes the i-th card of p's hand
+            i = _lemire(words[b, passes[b]], hsize[b, p])
+            for c in range(52):
+                if loc[b, c] == p:
+                    if i == 0:
+                        loc[b, c] = 16 + (p + 1) % n % 2
+                        break
+                    i -= 1
+            passes[b] += 1
+        else:
+            c, q = x // 12, x % 12
+            loc[b, c] = 4 + q
+            height[b, c] = by52[plen[b, q] + 1]
+            plen[b, q] += 1
+            tops[b, q] = c
+            if colour0[b] < 0:  # the first placement fixes the colours
+                colour0[b] = colour[c] if p % 2 == 0 else 1 - colour[c]
+        hsize[b, p] -= 1
+        turns[b] += 1
+        cur[b] = (p + 1) % n
+        if n == 2 and turns[b] == 20 and not second[b]:  # deal the set-aside cards
+            for c in range(52):
+                if loc[b, c] >= 18:
+                    loc[b, c] -= 18
+            hsize[b, 0] = hsize[b, 1] = 10
+            second[b] = True
+
+
+@njit(cache=True, inline="always")
+def _piles_values(b, tops, colour, rank, neighbours, top_colour, value):
+    for q in range(12):
+        top_colour[q] = colour[tops[b, q]]
+    for q in range(12):
+        v = rank[tops[b, q]]
+        for j in range(4):
+            near = neighbours[q, j]
+            if near >= 0:
+                v += 1 if top_colour[near] == top_colour[q] else -1
+        value[q] = v
+
+
+@njit(parallel=True, cache=True)
+def piles_mask(loc, tops, cur, colour, rank, neighbours, mask):
+    for b in prange(mask.shape[0]):
+        m = mask[b]
+        m[:] = False
+        top_colour, value = np.empty(12, np.int64), np.empty(12, np.int64)
+        _piles_values(b, tops, colour, rank, neighbours, top_colour, value)
+        p = cur[b]
+        for c in range(52):
+            if loc[b, c] == p:
+                for q in range(12):
+                    if colour[c] == top_colour[q] or rank[c] > value[q]:
+                        m[12 * c + q] = True
+        m[624] = True
+
+
+@njit(parallel=True, cache=True)
+def piles_observe(n, off, loc, height, tops, turns, hsize, cur, colour0, second, colour, rank, points, neighbours,
+                  by10, by20, by40, by54, obs):
+    (o_hand, o_team, o_colour, o_top, o_pile, o_value, o_captured, o_unseen, o_sizes, o_turns, o_scores, o_move,
+     o_second) = off
+    for b in prange(obs.shape[0]):
+        row = obs[b]
+        row[:] = 0
+        top_colour, value = np.empty(12, np.int64), np.empty(12, np.int64)
+        _piles_values(b, tops, colour, rank, neighbours, top_colour, value)
+        p, c0 = cur[b], colour0[b]
+        team = p % 2
+        team_points = np.zeros(2, np.int64)
+        for c in range(52):
+            code = loc[b, c]
+            if code < 4:
+                row[(o_hand if code == p else o_unseen) + c] = 1
+                continue
+            if code >= 18:  # set aside
+                row[o_unseen + c] = 1
+                continue
+            if code < 16:  # on the Castle: held by the team of its pile's top colour
+                row[o_pile + (code - 4) * 52 + c] = height[b, c]
+                holder_colour = top_colour[code - 4]
+                holder = 0 if holder_colour == c0 else 1
+            else:  # captured
+                holder = code - 16
+                row[o_captured + (0 if holder == team else 1) * 52 + c] = 1
+                holder_colour = c0 if holder == 0 else 1 - c0
+            if colour[c] != holder_colour:
+                team_points[holder] += points[c]
+        row[o_team + team] = 1
+        if c0 >= 0:
+            own = c0 if team == 0 else 1 - c0
+            row[o_colour + own] = 1
+            row[o_colour + 2 + 1 - own] = 1
+            row[o_scores] = by54[team_points[team]]
+            row[o_scores + 1] = by54[team_points[1 - team]]
+        else:
+            row[o_scores] = row[o_scores + 1] = by54[0]
+        for q in range(12):
+            row[o_top + 52 * q + tops[b, q]] = 1
+            row[o_value + q] = by20[value[q] + 3]
+        for rel in range(n):
+            row[o_sizes + rel] = by10[hsize[b, (p + rel) % n]]
+        row[o_turns] = by40[40 - turns[b]]
+        row[o_move] = 1
+        row[o_second] = second[b]
+
+
+class PilesNumba(PilesBatch):
+    backend = "numba"
+
+    def _allocate(self) -> None:
+        super()._allocate()
+        from card_envs.games.piles.rules import NEIGHBOURS
+        self.neighbours = np.array([list(q) + [-1] * (4 - len(q)) for q in NEIGHBOURS], dtype=np.int64)
+
+    def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
+        piles_apply(self.num_players, a.numpy(), act.numpy(), *_np(self, PILES_STATE), self.colour.numpy(),
+                    self.by52.numpy())
+
+    def _mask(self) -> torch.Tensor:
+        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+        piles_mask(*_np(self, "loc tops cur colour rank"), self.neighbours, mask)
+        return torch.from_numpy(mask)
+
+    def _observe(self) -> torch.Tensor:
+        obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
+        piles_observe(self.num_players, _offsets(self.game.observation_layout),
+                      *_np(self, "loc height tops turns hsize cur colour0 second colour rank points"),
+                      self.neighbours, *_np(self, "by10 by20 by40 by54"), obs)
+        return torch.from_numpy(obs)
