@@ -37,14 +37,20 @@ def _mismatch(what: str, layout, got: np.ndarray, want: np.ndarray, rows: np.nda
 
 
 def differential(env_id: str, config: dict[str, Any] | None = None, games: int = 1000, batch: int = 256,
-                 device: str = "cpu", seed: int = 0, backend: str = "auto") -> dict[str, int]:
+                 device: str = "cpu", seed: int = 0, backend: str = "auto", auto_forced: bool = False) -> dict[str, int]:
     """Play `games` games in both engines (at least; B run together); raises AssertionError on the
-    first difference. Returns counts: games, decisions, redeals checked."""
+    first difference. With `auto_forced`, both play single-choice decisions unasked (as
+    `VectorGames` does). Returns counts: games, decisions."""
     config = config or {}
     game = make_game(env_id, **config)
     rng = np.random.default_rng(seed)
-    states = [game.new_state(rng) for _ in range(batch)]
-    env = make(env_id, batch, device=device, seed=seed, backend=backend, **config)
+    def play_forced(state):
+        while auto_forced and not state.is_terminal() and len(legal := state.legal_actions()) == 1:
+            state.apply(legal[0])
+        return state
+
+    states = [play_forced(game.new_state(rng)) for _ in range(batch)]
+    env = make(env_id, batch, device=device, seed=seed, backend=backend, auto_forced=auto_forced, **config)
     out = env.load(states)
     finished = decisions = 0
     replay = env_id != "piles_v0"  # batched deals play on as reference states
@@ -65,6 +71,7 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
         actions = np.array([np.flatnonzero(m)[k] for m, k in zip(masks, picks)])
         for s, a in zip(states, actions):
             s.apply(int(a))
+            play_forced(s)
         decisions += batch
         out = env.step(torch.as_tensor(actions))
         ended = np.array([s.is_terminal() for s in states])
@@ -85,7 +92,7 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
             for i in rows:
                 dealt = env.state(int(i))
                 game.state_from_json(dealt.to_json())  # the reference validator accepts the deal
-                states[i] = dealt if replay else game.new_state(rng)
+                states[i] = dealt if replay else play_forced(game.new_state(rng))
                 fresh.append(states[i])
             if not replay:
                 out = env.load(fresh, rows.tolist())
@@ -101,9 +108,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--backend", default="auto", choices=("auto", "torch", "numba"))
     parser.add_argument("--config", type=json.loads, default={})
+    parser.add_argument("--auto-forced", action="store_true")
     args = parser.parse_args()
     start = time.perf_counter()
-    counts = differential(args.env_id, args.config, args.games, args.batch, args.device, args.seed, args.backend)
+    counts = differential(args.env_id, args.config, args.games, args.batch, args.device, args.seed, args.backend,
+                          args.auto_forced)
     print(f"{args.env_id} {args.config or ''} on {args.device} ({args.backend}): {counts['games']} games, "
           f"{counts['decisions']} decisions identical ({time.perf_counter() - start:.0f} s)")
 
