@@ -1,12 +1,19 @@
 """Decisions per second: raw engine vs the wrapped PettingZoo env, plus a PettingZoo reference.
 
     python benchmarks/throughput.py [env_id ...] [--seconds 5] [--config '{"num_players": 3}']
+    python benchmarks/throughput.py three_piles_v0 piles_v0 --batch 256 1024 4096 [--device cuda]
 
 Every loop does the same per-decision work: the acting seat's observation and action mask, a
 uniformly random legal action (picked from the mask the same way everywhere) and the step; one
 seed, then one random stream for all deals. One process, timed in CPU seconds (the figure for one
 core). The reference is PettingZoo's texas_holdem_v4 / leduc_holdem_v4 when the ``bench`` extra
 (rlcard, pygame) is installed.
+
+``--batch B ...`` adds the batched engines (`card_envs.batch`) in the same run: B games per step,
+each step the B acting seats' observations and masks, one random legal action per game (the
+legal action with the largest of pre-drawn random keys) and the step with its resets. Those are
+timed in wall-clock seconds with every core the engine uses (torch's and numba's threads), so
+compare them with the raw engine's one-core figure times the number of cores.
 """
 
 from __future__ import annotations
@@ -57,6 +64,55 @@ def bench_aec(env, seconds: float) -> float:
     return decisions / (clock() - start)
 
 
+def bench_batch(env_id: str, batch: int, device: str, backend: str, seconds: float, config: dict) -> float:
+    import torch
+
+    from card_envs.batch import make
+
+    env = make(env_id, batch, device=device, backend=backend, **config)
+    out = env.reset(seed=0)
+    rows = batch + 997  # random keys, read at a rotating offset: no random numbers drawn per step
+    keys = torch.randint(0, 1 << 15, (rows, env.num_actions), dtype=torch.int16,
+                         generator=torch.Generator().manual_seed(0)).to(device)
+
+    def pick(mask: "torch.Tensor", i: int) -> "torch.Tensor":
+        offset = (i * 389) % 997
+        return (keys[offset:offset + batch] * mask).argmax(1)
+
+    def sync() -> None:
+        if env.device.type == "cuda":
+            torch.cuda.synchronize()
+
+    for i in range(5):  # warm-up: compilation, allocator
+        out = env.step(pick(out.mask, i))
+    sync()
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        out = env.step(pick(out.mask, steps))
+        steps += 1
+    sync()
+    return steps * batch / (time.perf_counter() - start)
+
+
+def batch_backends(device: str, backend: str) -> list[str]:
+    from card_envs.batch import has_numba
+
+    numba = device == "cpu" and has_numba()
+    if backend == "auto":
+        return ["numba" if numba else "torch"]
+    return ["torch", "numba"] if backend == "all" and numba else ["torch"] if backend == "all" else [backend]
+
+
+def threads(backend: str) -> str:
+    import torch
+
+    if backend == "numba":
+        import numba
+
+        return f"{numba.config.NUMBA_NUM_THREADS} numba threads"
+    return f"{torch.get_num_threads()} torch threads"
+
+
 def reference_env():
     try:
         from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
@@ -70,6 +126,11 @@ def main() -> None:
     parser.add_argument("env_ids", nargs="*", default=["three_piles_v0"])
     parser.add_argument("--seconds", type=float, default=6.0, help="time per measurement (3 rounds)")
     parser.add_argument("--config", type=json.loads, default={}, help="game config as JSON")
+    parser.add_argument("--batch", type=int, nargs="+", default=[], metavar="B",
+                        help="also time the batched engine (card_envs.batch) with B games per step")
+    parser.add_argument("--device", default="cpu", help="device of the batched engine, e.g. cuda")
+    parser.add_argument("--backend", default="auto", choices=("auto", "torch", "numba", "all"),
+                        help="batched engine backend (auto: numba on a CPU where installed)")
     args = parser.parse_args()
     for env_id in args.env_ids:
         # Interleaved rounds, best of each: robust to another process taking the core for a while.
@@ -81,6 +142,13 @@ def main() -> None:
         print(f"  raw engine                      {raw:>10,.0f} decisions/s")
         print(f"  make() env, auto_forced=False   {adapter:>10,.0f} decisions/s  (adapter cost {raw / adapter - 1:+.1%})")
         print(f"  make() env, default             {default:>10,.0f} decisions/s")
+        for backend in batch_backends(args.device, args.backend) if args.batch else []:
+            for size in args.batch:
+                rate = max(bench_batch(env_id, size, args.device, backend, args.seconds / 3, args.config)
+                           for _ in range(3))
+                label = f"batched B={size} {args.device} {backend}"
+                print(f"  {label:32}{rate:>10,.0f} decisions/s  ({rate / raw:.1f}x raw; wall clock, "
+                      f"{threads(backend)})")
     references, why = reference_env()
     if references is None:
         print(f"reference: {why}")
