@@ -1,0 +1,145 @@
+"""Scripted Split the Hoard positions for the rules tests: name the cards each place holds, the
+rest of the 103 go where the test says (the deck by default), then play named actions."""
+
+from __future__ import annotations
+
+import json
+
+from card_envs.games.split_the_hoard.rules import (
+    CLAIM, NEGOTIATE, REVEAL, SplitTheHoardGame, SplitTheHoardState)
+
+
+class Table:
+    def __init__(self, n: int = 3, classes=("Druid", "Warrior", "Cleric", "Rogue", "Wizard"), powers: str = "full",
+                 titles=None, vp: int = 30, dragon: int = 0):
+        self.game = g = SplitTheHoardGame(num_players=n, class_powers=powers, starting_title_vp=vp)
+        self.cs = cs = g.cards
+        self.s = s = SplitTheHoardState(g)
+        self.free = {r.name: list(range(f, f + r.copies)) for f, r in zip(cs.first_card, cs.rows)}
+        s.classes = [cs.class_index[c] for c in classes[:n]]
+        titles = list(titles or cs.title_names[:n])
+        s.titles = [cs.title_index[t] for t in titles]
+        s.title_deck = sorted(set(range(len(cs.hidden))) - set(s.titles))
+        s.dragon = dragon
+        self.top: list[int] = []
+        self.coin_counts: dict[int, int] = {}
+
+    def card(self, name: str) -> int:
+        return self.free[name].pop(0)
+
+    def treasures(self, p: int, *names: str) -> "Table":
+        for name in names:
+            self.s.add_treasure(p, self.card(name))
+        self.s.deals.clear()
+        return self
+
+    def coins(self, p: int, *names: str, count: int = 0) -> "Table":
+        """Named Coins (oldest first), or `count` Coins taken from the leftovers at build time."""
+        self.s.coins[p] += [self.card(n) for n in names]
+        self.coin_counts[p] = self.coin_counts.get(p, 0) + count
+        return self
+
+    def deck(self, *names: str) -> "Table":
+        """Cards on top of the deck, the top one first."""
+        self.top = [self.card(n) for n in names]
+        return self
+
+    def any_card(self) -> int:
+        """A card no test named: from the last names of the list with copies left."""
+        for name in reversed(list(self.free)):
+            if self.free[name]:
+                return self.free[name].pop()
+        raise IndexError("no card left")
+
+    def leftovers(self) -> list[int]:
+        return [c for cards in self.free.values() for c in cards]
+
+    def build(self, rest: str = "deck") -> SplitTheHoardState:
+        s = self.s
+        left = self.leftovers()
+        for p, k in self.coin_counts.items():
+            s.coins[p] += left[:k]
+            left = left[k:]
+        self.free = {}
+        if rest == "deck":
+            s.deck = left + self.top[::-1]
+        else:
+            s.deck = self.top[::-1]
+            getattr(s, rest).extend(left)
+        return s
+
+    # ----- starting a phase ---------------------------------------------------------------------
+    def claim_window(self, rest: str = "deck") -> SplitTheHoardState:
+        s = self.build(rest)
+        s.phase, s.stage, s.flipped = CLAIM, "window", True
+        s.prio, s.passes = s.dragon, 0
+        s._advance()
+        return checked(s)
+
+    def negotiate(self, offers: dict, added: dict | None = None, rest: str = "deck") -> SplitTheHoardState:
+        """offers: seat -> three names or None; added: (seat, card index 0..2) -> Coin count."""
+        s = self.s
+        for p, names in offers.items():
+            for k, name in enumerate(names):
+                if name:
+                    s.offer[p][k] = self.card(name)
+        for (p, k), count in (added or {}).items():
+            s.added[p][k] = [self.any_card() for _ in range(count)]
+        s = self.build(rest)
+        s.phase, s.stage, s.flipped = NEGOTIATE, "turns", True
+        s.turn_i = 0
+        s._new_turn()
+        s._advance()
+        return checked(s)
+
+    def reveal_window(self, hands: dict, rest: str = "deck") -> SplitTheHoardState:
+        s = self.s
+        for p in range(self.game.num_players):
+            s.hand[p] = [self.card(n) for n in hands.get(p, ())]
+            while len(s.hand[p]) < 3:
+                s.hand[p].append(self.any_card())
+        s = self.build(rest)
+        s.phase, s.stage, s.flipped = REVEAL, "window", False
+        s.prio, s.passes = s.dragon, 0
+        s._advance()
+        return checked(s)
+
+
+def checked(s: SplitTheHoardState) -> SplitTheHoardState:
+    """The position must be one the snapshot loader accepts (a reachable, consistent one)."""
+    data = json.loads(json.dumps(s.to_json()))
+    assert s.game.state_from_json(data).to_json() == data
+    return s
+
+
+def action(s: SplitTheHoardState, what) -> int:
+    g = s.game
+    if isinstance(what, int):
+        return what
+    if what in g.cards.name_index:
+        return g.cards.name_index[what]
+    special = {"done": g.DONE, "yes": g.YES, "draw2": g.DRAW2, "power": g.POWER}
+    if what in special:
+        return special[what]
+    if what.startswith("+"):
+        return g.TARGET0 + int(what[1:]) - 1
+    if what.startswith("card"):
+        return g.SLOT0 + int(what[4:]) - 1
+    raise KeyError(what)
+
+
+def play(s: SplitTheHoardState, *moves) -> SplitTheHoardState:
+    for move in moves:
+        a = action(s, move)
+        assert a in s.legal_actions(), (move, [s.game.action_to_string(x) for x in s.legal_actions()],
+                                        s.to_json()["decision"])
+        s.apply(a)
+    return checked(s)
+
+
+def legal_names(s: SplitTheHoardState) -> list[str]:
+    return [s.game.action_to_string(a) for a in s.legal_actions()]
+
+
+def names(s: SplitTheHoardState, cards) -> list[str]:
+    return sorted(s.game.cards.names_of(cards))
