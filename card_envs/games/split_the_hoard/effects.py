@@ -352,12 +352,14 @@ def answer(s, e: dict, decision: int, a: int) -> None:
         c = s.remove_hand(actor, a)
         s.add_coin(actor, c)
         s.known_by[c] |= 1 << actor
+        s.seen.add(c)
         s.eff = None
         return
     if decision == SCRY:
         c = s.remove_hand(actor, a)
         s.deck.insert(0, c)
         s.known_by[c] = 1 << actor
+        s.seen.add(c)
         s.eff = None
         return
     if decision == BUY_SLOT:

@@ -164,31 +164,23 @@ class Encoder:
                 for c in s.hand[q]:
                     add_i(o["hand"] + name[c])
                     add_w(unit)
-            base = o["seen_held"] + r * nn
-            for pile in [s.coins[q]] + s.added[q] + ([s.hand[q]] if q != p else []):
-                for c in pile:
-                    if known[c] & bit:
-                        add_i(base + name[c])
-                        add_w(unit)
-        if not full:
+        deck = s.deck
+        if full:
+            for j in range(min(TOP, len(deck))):
+                add_i(o["deck_top"] + j * nn + name[deck[-1 - j]])
+                add_w(1.0)
+            for c in deck:
+                add_i(o["deck"] + name[c])
+                add_w(unit)
+            for c in s.coin_discard:
+                add_i(o["coin_discard"] + name[c])
+                add_w(unit)
+        else:
             add_i(o["hidden_title"] + s.titles[p])
             add_w(1.0)
-        deck = s.deck
-        for j in range(min(TOP, len(deck))):
-            c = deck[-1 - j]
-            if full or known[c] & bit:
-                add_i(o["deck_top"] + j * nn + name[c])
-                add_w(1.0)
-        seen_deck = o["deck"] if full else o["seen_deck"]
-        for c in deck:
-            if full or known[c] & bit:
-                add_i(seen_deck + name[c])
-                add_w(unit)
-        seen_cd = o["coin_discard"] if full else o["seen_coin_discard"]
-        for c in s.coin_discard:
-            if full or known[c] & bit:
-                add_i(seen_cd + name[c])
-                add_w(unit)
+            for c in s.seen:  # the few face-down cards someone has seen: find where they lie
+                if known[c] & bit:
+                    self._seen_card(s, p, c, add_i, add_w)
         add_i(o["deck_size"])
         add_w(len(deck) * self.per_card)
         add_i(o["coin_discard_size"])
@@ -233,3 +225,26 @@ class Encoder:
             add_w(1.0)
         out = np.bincount(idx, weights=w, minlength=size).astype(np.float32)
         return np.minimum(out, 1.0, out=out)
+
+    def _seen_card(self, s, p: int, c: int, add_i, add_w) -> None:
+        """Encode a face-down card `p` knows, wherever it lies (it lies in exactly one place)."""
+        o, nn, n = self.obs, self.nn, self.n
+        name = self.name[c]
+        deck = s.deck
+        if c in deck:
+            j = len(deck) - 1 - deck.index(c)
+            if j < TOP:
+                add_i(o["deck_top"] + j * nn + name)
+                add_w(1.0)
+            add_i(o["seen_deck"] + name)
+            add_w(self.unit)
+            return
+        if c in s.coin_discard:
+            add_i(o["seen_coin_discard"] + name)
+            add_w(self.unit)
+            return
+        for q in range(n):
+            if q != p and (c in s.hand[q] or c in s.offer[q]) or c in s.coins[q] or any(c in a for a in s.added[q]):
+                add_i(o["seen_held"] + (q - p) % n * nn + name)
+                add_w(self.unit)
+                return

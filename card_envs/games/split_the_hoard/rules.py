@@ -162,6 +162,7 @@ class SplitTheHoardState(State):
         self.added: list[list[list[int]]] = [[[] for _ in range(SLOTS)] for _ in range(n)]
         self.flipped = False
         self.known_by: list[int] = [0] * game.cards.num_cards
+        self.seen: set[int] = set()  # every card whose known_by is not 0 (and maybe a few that are 0 again)
         self.classes: list[int] = list(range(n))
         self.titles: list[int] = list(range(n))
         self.title_deck: list[int] = []
@@ -337,6 +338,7 @@ class SplitTheHoardState(State):
     def add_treasure(self, p: int, c: int) -> None:
         """A Treasure enters p's Haul (public); a Deal-like card queues its trigger (res. 14)."""
         self.known_by[c] = 0
+        self.seen.discard(c)
         insort(self.treasures[p], c)
         name = self.game.cards.NAME[c]
         self.tcount[p][name] += 1
@@ -369,6 +371,7 @@ class SplitTheHoardState(State):
         """p sees the top m cards; the others lose track of them (p may reorder them)."""
         for c in self.deck[len(self.deck) - m:]:
             self.known_by[c] = 1 << p
+            self.seen.add(c)
 
     def look_at_coins(self, p: int, k: int) -> list[int]:
         """p looks at k of his Coins: the oldest he has not seen, then the oldest he has."""
@@ -378,6 +381,7 @@ class SplitTheHoardState(State):
         pos = sorted((unseen + seen)[:k])
         for i in pos:
             self.known_by[coins[i]] |= bit
+            self.seen.add(coins[i])
         return pos
 
     def use_reaction(self, q: int, action: int) -> None:
@@ -671,6 +675,7 @@ class SplitTheHoardState(State):
         c.offer = [x[:] for x in self.offer]
         c.added = [[y[:] for y in x] for x in self.added]
         c.known_by = self.known_by[:]
+        c.seen = set(self.seen)
         c.classes, c.titles, c.title_deck = self.classes[:], self.titles[:], self.title_deck[:]
         c.power_used = self.power_used[:]
         c.eff = _copy_eff(self.eff)
@@ -707,6 +712,7 @@ class SplitTheHoardState(State):
             c = pool[j]
             pile[i] = c
             copy.known_by[c] = b
+        copy.seen = {c for c in copy.seen | set(pool) if copy.known_by[c]}
         n = self.game.num_players
         if self.is_terminal():  # the hidden Titles were revealed at scoring
             return copy

@@ -226,6 +226,7 @@ def _read(game: SplitTheHoardGame, s: SplitTheHoardState, data: dict) -> None:
     pool.check_all_placed()
     for c, bits in pool.known.items():
         s.known_by[c] = bits
+    s.seen = {c for c, bits in pool.known.items() if bits}
     used = read_list(data["powers_used"], "powers_used", n)
     s.power_used = [_bool(v, f"powers_used[{p}]") for p, v in enumerate(used)]
     prio = _dict(data["priority"], "priority", ("seat", "passes"))
@@ -273,7 +274,7 @@ def _read_effect(game: SplitTheHoardGame, s: SplitTheHoardState, value: Any) -> 
         return None
     cs = game.cards
     n = game.num_players
-    if not isinstance(value, dict) or value.get("kind") not in EFFECT_KEYS:
+    if not isinstance(value, dict) or not isinstance(value.get("kind"), str) or value["kind"] not in EFFECT_KEYS:
         raise ValueError(f"effect: {show(value)} must be null or an object with a kind in {list(EFFECT_KEYS)}")
     kind = value["kind"]
     _dict(value, "effect", ("kind", "actor", "stage", "source") + EFFECT_KEYS[kind])
