@@ -84,6 +84,9 @@ def test_another_cards_file_is_a_data_change(tmp_path):
     assert len(s.coins[0]) == 6
     with pytest.raises(ValueError, match="cannot read"):
         SplitTheHoardGame(cards=str(tmp_path / "missing.json"))
+    data["hoard"][-1]["vp"] = 7  # an edited file is read again, not served from a cache
+    path.write_text(json.dumps(data))
+    assert SplitTheHoardGame(cards=str(path)).cards.rows[-1].vp == 7
 
 
 def _claim_with(game, name):

@@ -116,15 +116,16 @@ _CACHE: dict[str, CardSet] = {}
 
 
 def load_cards(cards: str | Path | None = None) -> CardSet:
-    """The default list (None) or the cards file at `cards` (a path); cached per resolved path."""
+    """The default list (None) or the cards file at `cards` (a path). Validated once per file
+    content: the file is read every time, so an edited file is picked up."""
     path = DEFAULT_CARDS if cards is None else Path(cards)
-    key = str(path.resolve()) if path.exists() else str(path)
-    if key in _CACHE:
-        return _CACHE[key]
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"cards={show(str(cards))}: cannot read the cards file ({type(error).__name__})") from None
+    key = f"{path.name}\n{text}"  # the name appears in error messages
+    if key in _CACHE:
+        return _CACHE[key]
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
