@@ -21,10 +21,17 @@ one row per game; in each game exactly one seat acts:
 | `reward` | float32[B, num_players] | by absolute seat: `returns()` of a game that ended in this step, else 0 |
 | `done` | bool[B] | the game in that row ended in this step and was replaced by a fresh deal, which `obs`, `mask` and `seat` already show |
 
-A trainer keeps, per row, which seat acted at each step and credits `reward[:, seat]` to it at
-`done`. `step` trusts the actions (an illegal action is not detected: checking would stop the
-GPU for the host); pass ``auto_forced=True`` to have single-choice decisions played without
-asking, as `card_envs.vector.VectorGames` does. `load(states)` starts the B games from reference
+The returned tensors are fresh each step (keep them without copying). A trainer keeps, per row,
+which seat acted at each step and credits `reward[:, seat]` to it at `done` (teammates in Piles
+get equal rewards). `step` trusts the actions: an illegal action is not detected (checking would
+stop the GPU for the host) and leaves that game in an unspecified state. Pass
+``auto_forced=True`` to have single-choice decisions played without asking, as
+`card_envs.vector.VectorGames` does; `observe()` returns the last result again.
+
+Backends: ``backend="torch"`` runs on any device; ``backend="numba"`` (CPU only, the ``batch``
+extra) runs the per-step work (apply, mask, observe) as compiled loops over the games, several
+times faster on a CPU; ``"auto"`` (default) picks numba on a CPU where it is installed. Both
+share one state layout and the deal code, so they play the same games from the same seed. `load(states)` starts the B games from reference
 states and `state(i)` returns game i as a reference state: the differential tests use both.
 Chance: deals come from a `torch.Generator` seeded by ``seed``/`reset(seed)`; in Piles, pass k
 of a game draws with numpy's `integers(len(hand))` algorithm from a 64-bit word per pass, which

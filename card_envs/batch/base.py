@@ -1,7 +1,7 @@
 """The batched-engine skeleton every game shares: reset, step, auto-reset, forced moves.
 
 A game subclass holds its B games as tensors (struct of arrays, one row per game) and supplies
-the pure core: `_deal(rows)`, `_apply(actions, active)`, `_mask()`, `_observe(mask)`,
+the pure core: `_deal(rows)`, `_apply(actions, active)`, `_mask()`, `_observe()`,
 `_terminal()`, `_returns(rows)`, plus `load(states)` / `state(i)` to convert from and to the
 reference engine's states. Every update writes all B rows at once; a row that must not change
 writes to a trash column instead (`put`), so no step depends on which games do what.
@@ -62,10 +62,9 @@ def lemire(word: torch.Tensor, n: torch.Tensor) -> torch.Tensor:
 
 
 class BatchGame:
-    """B games of one env stepped as tensors; one seat acts in each game.
+    """B games of one env (the subclass's `env_id`) stepped as tensors; one seat acts in each.
 
     Args:
-        env_id: "three_piles_v0" or "piles_v0".
         batch_size: B, the number of games.
         device: any torch device ("cpu", "cuda").
         seed: seeds the deals (and, in Piles, the pass draws); `reset(seed)` reseeds.
@@ -103,7 +102,7 @@ class BatchGame:
     def step(self, actions: torch.Tensor | np.ndarray | Sequence[int]) -> BatchStep:
         """Apply one action per game for its acting seat. The actions must be legal (as the
         mask says); they are not checked, to keep the step free of host synchronisation."""
-        actions = torch.as_tensor(actions, dtype=torch.int64, device=self.device)
+        actions = torch.as_tensor(actions, dtype=torch.int64, device=self.device).contiguous()
         self._apply(actions, torch.ones(self.batch_size, dtype=torch.bool, device=self.device))
         return self._settle(self._terminal())
 

@@ -176,10 +176,13 @@ class PilesBatch(BatchGame):
 
     def _mask(self) -> torch.Tensor:
         B = self.batch_size
+        mask = torch.empty(B, self.num_actions, dtype=torch.bool, device=self.device)
         colour, value = self._values()
-        in_hand = self.loc[:, :NUM_CARDS] == self.cur[:, None]
+        in_hand = self.loc[:, :NUM_CARDS, None] == self.cur[:, None, None]
         fits = (self.colour[:NUM_CARDS, None] == colour[:, None, :]) | (self.rank[:NUM_CARDS, None] > value[:, None, :])
-        return torch.cat([(fits & in_hand[:, :, None]).reshape(B, -1), ~self._terminal()[:, None]], 1)
+        mask[:, :PASS].view(B, NUM_CARDS, NUM_POSITIONS).copy_(fits & in_hand)
+        mask[:, PASS] = ~self._terminal()
+        return mask
 
     def _points(self, rows: torch.Tensor | slice = slice(None)) -> torch.Tensor:
         """Each team's points if the game ended now [rows, 2] (0, 0 before the colours are fixed).
@@ -205,31 +208,30 @@ class PilesBatch(BatchGame):
         return torch.where(team0, diff[:, None], -diff[:, None]).float()
 
     def _observe(self) -> torch.Tensor:
-        """The acting seat's observation, in `observation_layout` order (seats, teams relative)."""
+        """The acting seat's observation, piece by piece into `observation_layout` (seats and
+        teams relative)."""
         B, n, cur = self.batch_size, self.num_players, self.cur
+        obs = torch.empty(B, self.observation_size, device=self.device)
+        v = self.game.observation_layout.views(obs)
         order = (cur[:, None] + self.seats) % n
         loc = self.loc[:, :NUM_CARDS]
         team = cur % 2
         teams = torch.stack([team, 1 - team], 1)  # relative team -> absolute team
         own_colour = torch.where(team == 0, self.colour0, 1 - self.colour0)
         colours = torch.stack([own_colour, 1 - own_colour], 1)  # of own team, other team
-        fixed = (self.colour0 >= 0)[:, None, None]
         _, value = self._values()
-        to_move = torch.zeros(B, n, device=self.device)
-        to_move[:, 0] = 1
-        pieces = [
-            loc == cur[:, None],
-            torch.stack([team == 0, team == 1], 1),
-            (colours[:, :, None] == torch.arange(2, device=self.device)) & fixed,
-            self.cards == self.tops[:, :NUM_POSITIONS, None],
-            torch.where(loc[:, None, :] == CASTLE + self.positions[:, None], self.height[:, None, :NUM_CARDS], 0),
-            self.by20[value - VALUE_LOW],
-            loc[:, None, :] == CAPTURED + teams[:, :, None],
-            ((loc < n) & (loc != cur[:, None])) | (loc >= ASIDE),
-            self.by10[self.hsize.gather(1, order)],
-            self.by40[MAX_TURNS - self.turns][:, None],
-            self.by54[self._points().gather(1, teams)],
-            to_move,
-            self.second[:, None],
-        ]
-        return torch.cat([x.reshape(B, -1).float() for x in pieces], 1)
+        v["hand"].copy_(loc == cur[:, None])
+        v["team"].copy_(torch.stack([team == 0, team == 1], 1))
+        v["team_colour"].copy_((colours[:, :, None] == self.seats[:2]) & (self.colour0 >= 0)[:, None, None])
+        v["top"].copy_(self.cards == self.tops[:, :NUM_POSITIONS, None])
+        on_pile = loc[:, None, :] == CASTLE + self.positions[:, None]
+        v["pile_cards"].copy_(torch.where(on_pile, self.height[:, None, :NUM_CARDS], 0))
+        v["top_value"].copy_(self.by20[value - VALUE_LOW])
+        v["captured"].copy_(loc[:, None, :] == CAPTURED + teams[:, :, None])
+        v["unseen"].copy_(((loc < n) & (loc != cur[:, None])) | (loc >= ASIDE))
+        v["hand_sizes"].copy_(self.by10[self.hsize.gather(1, order)])
+        v["turns_left"].copy_(self.by40[MAX_TURNS - self.turns][:, None])
+        v["scores"].copy_(self.by54[self._points().gather(1, teams)])
+        v["to_move"].zero_()[:, 0] = 1  # the observer is the seat to act
+        v["second_deal"].copy_(self.second[:, None])
+        return obs

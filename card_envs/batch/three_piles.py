@@ -28,7 +28,7 @@ import torch
 from card_envs.batch.base import BatchGame, get, put
 from card_envs.core.cards import DIAMONDS, RANK, SUIT
 from card_envs.games.three_piles.rules import (
-    EMPTY_HI, EMPTY_LO, MAX_SCORE, NUM_CARDS, PASS, PLAY_BASE, ThreePilesState)
+    DRAW, EMPTY_HI, EMPTY_LO, MAX_SCORE, NUM_CARDS, PASS, PLAY_BASE, ThreePilesState)
 
 DECK = 19  # loc code of a deck card
 TRASH = NUM_CARDS  # the 53rd card column
@@ -204,20 +204,22 @@ class ThreePilesBatch(BatchGame):
 
     def _mask(self) -> torch.Tensor:
         B, cur = self.batch_size, self.cur
+        mask = torch.empty(B, self.num_actions, dtype=torch.bool, device=self.device)
         pids = 3 * cur[:, None] + self.three
         lo, hi = self.lo.gather(1, pids)[:, None, :], self.hi.gather(1, pids)[:, None, :]  # [B, 1, pile]
         tops, full = self._stack_tops()
         choose, deck_empty = self.phase == 0, self.deck_len == 0
         r = self.rank[tops][:, :, None]  # [B, stack, 1]
-        take = (full & choose[:, None])[:, :, None] & ((r < lo) | (r > hi))
-        draw = choose & ~deck_empty
+        take = mask[:, :9].view(B, 3, 3)
+        take.copy_((full & choose[:, None])[:, :, None] & ((r < lo) | (r > hi)))
+        mask[:, DRAW] = choose & ~deck_empty
         in_hand = (self.loc[:, :NUM_CARDS] == cur[:, None]) & (~choose | deck_empty)[:, None]
         r = self.rank[:NUM_CARDS, None]  # [card, 1]
-        onto_pile = in_hand[:, :, None] & ((r < lo) | (r > hi))  # [B, card, pile]
-        onto_stack = in_hand[:, :, None].expand(B, NUM_CARDS, 3)
-        plays = torch.cat([onto_pile, onto_stack], 2).reshape(B, -1)
-        pas = choose & deck_empty & ~take.any(2).any(1) & ~in_hand.any(1)
-        return torch.cat([take.reshape(B, 9), draw[:, None], plays, pas[:, None]], 1)
+        plays = mask[:, PLAY_BASE:PASS].view(B, NUM_CARDS, 6)
+        plays[:, :, :3] = in_hand[:, :, None] & ((r < lo) | (r > hi))  # onto a pile
+        plays[:, :, 3:] = in_hand[:, :, None]  # onto a stack
+        mask[:, PASS] = choose & deck_empty & ~take.any(2).any(1) & ~in_hand.any(1)
+        return mask
 
     def _scores(self, rows: torch.Tensor | slice = slice(None)) -> torch.Tensor:
         """Each seat's score [rows, n]: longest pile + 3 per Ace-King pile + diamonds."""
@@ -234,28 +236,26 @@ class ThreePilesBatch(BatchGame):
         return out.float()
 
     def _observe(self) -> torch.Tensor:
-        """The acting seat's observation, in `observation_layout` order (seats relative)."""
+        """The acting seat's observation, piece by piece into `observation_layout` (seats relative)."""
         B, n, cur = self.batch_size, self.num_players, self.cur
+        obs = torch.empty(B, self.observation_size, device=self.device)
+        v = self.game.observation_layout.views(obs)
         order = (cur[:, None] + self.seats) % n  # relative seat -> absolute seat
         loc = self.loc[:, :NUM_CARDS]
-        pids = (3 * order[:, :, None] + self.three).view(B, 3 * n)
-        lo, hi = self.lo.gather(1, pids)[:, :, None], self.hi.gather(1, pids)[:, :, None]
+        pids = (3 * order[:, :, None] + self.three).view(B, n, 3)
+        lo, hi = (x.gather(1, pids.view(B, -1)).view(B, n, 3, 1) for x in (self.lo, self.hi))
         tops, full = self._stack_tops()
-        to_move = torch.zeros(B, n, device=self.device)
-        to_move[:, 0] = 1  # the observer is the seat to act
-        phase = torch.stack([self.phase == 0, self.phase == 1], 1)
-        pieces = [
-            loc == hand_code(cur)[:, None],
-            loc[:, None, :] == pile_code(0, pids)[:, :, None],
-            (self.ranks13 < lo) | (self.ranks13 > hi),
-            (self.cards == tops[:, :, None]) & full[:, :, None],
-            torch.where(loc[:, None, :] == stack_code(self.three)[:, None], self.spos[:, None, :NUM_CARDS], 0),
-            (loc == DECK) | ((loc < n) & (loc != cur[:, None])),
-            self.by4[self.hsize.gather(1, order)],
-            self.by52[self.deck_len][:, None],
-            self.by35[self._scores().gather(1, order)],
-            to_move,
-            phase,
-            self.by_n[self.passes][:, None],
-        ]
-        return torch.cat([x.reshape(B, -1).float() for x in pieces], 1)
+        v["hand"].copy_(loc == hand_code(cur)[:, None])
+        v["piles"].copy_(loc[:, None, None, :] == pile_code(0, pids)[..., None])
+        v["pile_fits"].copy_((self.ranks13 < lo) | (self.ranks13 > hi))
+        v["stack_top"].copy_((self.cards == tops[:, :, None]) & full[:, :, None])
+        on_stack = loc[:, None, :] == stack_code(self.three)[:, None]
+        v["stack_cards"].copy_(torch.where(on_stack, self.spos[:, None, :NUM_CARDS], 0))
+        v["unseen"].copy_((loc == DECK) | ((loc < n) & (loc != cur[:, None])))
+        v["hand_sizes"].copy_(self.by4[self.hsize.gather(1, order)])
+        v["deck_size"].copy_(self.by52[self.deck_len][:, None])
+        v["scores"].copy_(self.by35[self._scores().gather(1, order)])
+        v["to_move"].zero_()[:, 0] = 1  # the observer is the seat to act
+        v["phase"].copy_(torch.stack([self.phase == 0, self.phase == 1], 1))
+        v["passes"].copy_(self.by_n[self.passes][:, None])
+        return obs
