@@ -9,36 +9,54 @@ while training:
     obs, mask, seat, reward, done = env.step(actions)
 ```
 
+## What it is
+
 The reference engines (`card_envs.games.*`) play one game per Python object; these play B games
-in struct-of-arrays form with no Python loop over games, for the same rules. Every tensor has
-one row per game; in each game exactly one seat acts:
+of ``three_piles_v0`` or ``piles_v0`` in struct-of-arrays form, with no Python loop over games,
+for the same rules and configurations (``num_players``, ``reward``). In each game exactly one
+seat acts; `reset` and `step` return a `BatchStep`, one row per game:
 
 | field | shape | meaning |
 |---|---|---|
-| `obs` | float32[B, observation_size] | the acting seat's `observation(seat)`, own seat first: the reference's layout, bit for bit |
+| `obs` | float32[B, observation_size] | the acting seat's `observation(seat)` (own seat first), bit for bit |
 | `mask` | bool[B, num_actions] | exactly the reference's `legal_mask()` |
 | `seat` | int64[B] | the acting seat (absolute) |
 | `reward` | float32[B, num_players] | by absolute seat: `returns()` of a game that ended in this step, else 0 |
-| `done` | bool[B] | the game in that row ended in this step and was replaced by a fresh deal, which `obs`, `mask` and `seat` already show |
+| `done` | bool[B] | the game ended in this step; `obs`, `mask`, `seat` already show its fresh deal |
 
-The returned tensors are fresh each step (keep them without copying). A trainer keeps, per row,
-which seat acted at each step and credits `reward[:, seat]` to it at `done` (teammates in Piles
-get equal rewards). `step` trusts the actions: an illegal action is not detected (checking would
-stop the GPU for the host) and leaves that game in an unspecified state. Pass
-``auto_forced=True`` to have single-choice decisions played without asking, as
-`card_envs.vector.VectorGames` does; `observe()` returns the last result again.
+The tensors are fresh each step: keep them without copying. A trainer remembers which seat acted
+in each row at each step and credits `reward[row, seat]` to it at `done` (teammates in Piles get
+equal rewards). `observe()` returns the last `BatchStep` again.
 
-Backends: ``backend="torch"`` runs on any device; ``backend="numba"`` (CPU only, the ``batch``
-extra) runs the per-step work (apply, mask, observe) as compiled loops over the games, several
-times faster on a CPU; ``"auto"`` (default) picks numba on a CPU where it is installed. Both
-share one state layout and the deal code, so they play the same games from the same seed. `load(states)` starts the B games from reference
-states and `state(i)` returns game i as a reference state: the differential tests use both.
-Chance: deals come from a `torch.Generator` seeded by ``seed``/`reset(seed)`; in Piles, pass k
-of a game draws with numpy's `integers(len(hand))` algorithm from a 64-bit word per pass, which
-`load` computes from the reference's ``chance_seed`` (the first output of
-``default_rng((chance_seed, k))``), so loaded games continue exactly as the reference does.
+## Arguments
 
-Speed: see `benchmarks/throughput.py --batch B [--device cuda]`.
+| argument | default | meaning |
+|---|---|---|
+| ``batch_size`` | | B, games stepped together |
+| ``device`` | ``"cpu"`` | any torch device |
+| ``seed`` | 0 | seeds the deals (`reset(seed)` reseeds) |
+| ``auto_forced`` | False | play single-choice decisions unasked, as `card_envs.vector.VectorGames` does |
+| ``backend`` | ``"auto"`` | ``"torch"`` (any device), ``"numba"`` (CPU, the ``batch`` extra) or numba where it can run |
+| ``**config`` | | the game's arguments, checked by the reference `Game` |
+
+Both backends share one state layout and the deal code: from one seed they play the same games.
+The numba backend runs the per-step work (apply, mask, observe) as compiled loops over the games,
+several times faster on a CPU than the torch backend's whole-batch tensor operations.
+
+`step` trusts its actions: an illegal action is not detected (a check would stop a GPU for the
+host) and leaves that game in an unspecified state. Take actions from the mask.
+
+## Same games as the reference
+
+`load(states, rows=None)` continues from reference states; `state(i)` returns game i as a
+reference state. Deals come from a `torch.Generator`. The only later chance is a Piles pass:
+pass k draws the card with numpy's `Generator.integers(len(hand))` algorithm (`base.lemire`) from
+one 64-bit word, which `load` computes from the reference's ``chance_seed`` (the first output of
+``default_rng((chance_seed, k))``), so a loaded game continues exactly as the reference's does.
+`card_envs.batch.check` plays both engines side by side on the same actions and compares every
+step; the tests and `benchmarks/batch_differential.py` run it.
+
+Speed: `benchmarks/throughput.py three_piles_v0 piles_v0 --batch 1024 4096 [--device cuda]`.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ def _mismatch(what: str, layout, got: np.ndarray, want: np.ndarray, rows: np.nda
 
 
 def differential(env_id: str, config: dict[str, Any] | None = None, games: int = 1000, batch: int = 256,
-                 device: str = "cpu", seed: int = 0, backend: str = "auto", auto_forced: bool = False) -> dict[str, int]:
+                 device: str = "cpu", seed: int = 0, backend: str = "auto",
+                 auto_forced: bool = False) -> dict[str, int]:
     """Play `games` games in both engines (at least; B run together); raises AssertionError on the
     first difference. With `auto_forced`, both play single-choice decisions unasked (as
     `VectorGames` does). Returns counts: games, decisions."""
@@ -78,7 +79,8 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
         done = out.done.cpu().numpy()
         if (ended != done).any():
             i = int(np.flatnonzero(ended != done)[0])
-            raise AssertionError(f"game {i}: reference terminal {ended[i]}, batched done {done[i]}: {states[i].to_json()}")
+            raise AssertionError(f"game {i}: reference terminal {ended[i]}, batched done {done[i]}: "
+                                 f"{states[i].to_json()}")
         rows = np.flatnonzero(ended)
         if rows.size:
             want = np.stack([states[i].returns() for i in rows]).astype(np.float32)

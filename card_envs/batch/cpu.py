@@ -75,7 +75,8 @@ def tp_apply(n, a, act, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi,
                 else:
                     s = d - 3
                     size = stack_len[b, s]
-                    loc[b, c], spos[b, c], stack_ord[b, 52 * s + size], stack_len[b, s] = 16 + s, by52[size + 1], c, size + 1
+                    loc[b, c], spos[b, c], stack_len[b, s] = 16 + s, by52[size + 1], size + 1
+                    stack_ord[b, 52 * s + size] = c
         cur[b] = (p + 1) % n
         phase[b] = 0
 

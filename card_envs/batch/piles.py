@@ -60,7 +60,8 @@ class PilesBatch(BatchGame):
         deal += [ASIDE + i % 2 for i in range(NUM_CARDS - len(deal))]
         self.deal_code = t(deal)
         zeros = lambda *shape: torch.zeros(*shape, dtype=torch.int64, device=dev)  # noqa: E731
-        self.loc, self.tops, self.plen, self.words, self.hsize = zeros(B, 53), zeros(B, 13), zeros(B, 13), zeros(B, 41), zeros(B, 5)
+        self.loc, self.tops, self.plen, self.hsize = zeros(B, 53), zeros(B, 13), zeros(B, 13), zeros(B, 5)
+        self.words = zeros(B, 41)
         self.height = torch.zeros(B, 53, device=dev)
         self.cur, self.turns, self.passes, self.colour0 = zeros(B), zeros(B), zeros(B), zeros(B)
         self.second = torch.zeros(B, dtype=torch.bool, device=dev)

@@ -142,7 +142,8 @@ class ThreePilesBatch(BatchGame):
         n = self.num_players
         v = {name: t[i].tolist() for name, t in self._tensors().items()}
         loc = v["loc"][:NUM_CARDS]
-        cards_at = lambda code: [c for c in sorted(range(NUM_CARDS), key=RANK.__getitem__) if loc[c] == code]  # noqa: E731
+        by_rank = sorted(range(NUM_CARDS), key=RANK.__getitem__)
+        cards_at = lambda code: [c for c in by_rank if loc[c] == code]  # noqa: E731
         hands = [sorted(cards_at(hand_code(p))) for p in range(n)]
         piles = [[cards_at(pile_code(p, k)) for k in range(3)] for p in range(n)]
         stacks = [v["stack_ord"][52 * s:52 * s + v["stack_len"][s]] for s in range(3)]
