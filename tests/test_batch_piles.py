@@ -73,8 +73,9 @@ def test_step_shapes_and_episode_length(backend):
         assert not out.done.any()
         assert out.mask[:, 624].all()  # a pass is always legal
         out = env.step(torch.full((32,), 624))
-    assert out.done.all()
+    assert out.done.all() and (out.length == 40).all()
     assert torch.allclose(out.reward.sum(1), torch.zeros(32))  # zero-sum
+    assert env.all_seat_observations().shape == (32, 2, game.observation_layout.size)
 
 
 def test_redealt_games_are_valid_reference_states():

@@ -49,6 +49,8 @@ def test_step_shapes_and_reproducible_seeds(backend):
     assert first.obs.shape == (64, game.observation_layout.size) and first.obs.dtype == torch.float32
     assert first.mask.shape == (64, game.num_actions) and first.mask.dtype == torch.bool
     assert first.reward.shape == (64, 3) and first.done.shape == (64,) and not first.done.any()
+    assert not first.length.any() and env.all_seat_observations().shape == (64, 3, first.obs.shape[1])
+    assert torch.equal(env.all_seat_observations()[:, 0], first.obs)  # seat 0 acts first
     assert (first.seat == 0).all()
     steps = [env.step(first.mask.to(torch.uint8).argmax(1))]
     again = batch.make("three_piles_v0", 64, backend=backend, num_players=3)

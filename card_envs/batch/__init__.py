@@ -3,10 +3,10 @@
 ```python
 from card_envs import batch
 env = batch.make("three_piles_v0", batch_size=4096, device="cpu", num_players=2)
-obs, mask, seat, reward, done = env.reset(seed=0)
+obs, mask, seat, reward, done, length = env.reset(seed=0)
 while training:
     actions = policy(obs, mask)                   # int64[B], one legal action per game
-    obs, mask, seat, reward, done = env.step(actions)
+    obs, mask, seat, reward, done, length = env.step(actions)
 ```
 
 ## What it is
@@ -23,10 +23,12 @@ seat acts; `reset` and `step` return a `BatchStep`, one row per game:
 | `seat` | int64[B] | the acting seat (absolute) |
 | `reward` | float32[B, num_players] | by absolute seat: `returns()` of a game that ended in this step, else 0 |
 | `done` | bool[B] | the game ended in this step; `obs`, `mask`, `seat` already show its fresh deal |
+| `length` | int64[B] | decisions asked in a game that ended in this step, else 0 |
 
 The tensors are fresh each step: keep them without copying. A trainer remembers which seat acted
 in each row at each step and credits `reward[row, seat]` to it at `done` (teammates in Piles get
-equal rewards). `observe()` returns the last `BatchStep` again.
+equal rewards). `observe()` returns the last `BatchStep` again; `all_seat_observations()` gives
+float32[B, num_players, observation_size], every seat's view of every game (to bootstrap values).
 
 ## Arguments
 

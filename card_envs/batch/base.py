@@ -27,6 +27,8 @@ class BatchStep(NamedTuple):
     reward: float32[B, num_players], by absolute seat: the returns of a game that ended in
         this step (then already replaced by a fresh deal, which obs/mask/seat show), else 0.
     done: bool[B], the game in that row ended in this step.
+    length: int64[B], decisions asked in a game that ended in this step (forced ones played
+        by ``auto_forced`` not counted), else 0.
     """
 
     obs: torch.Tensor
@@ -34,6 +36,7 @@ class BatchStep(NamedTuple):
     seat: torch.Tensor
     reward: torch.Tensor
     done: torch.Tensor
+    length: torch.Tensor
 
 
 def put(target: torch.Tensor, index: torch.Tensor, value: torch.Tensor | int | float,
@@ -88,6 +91,7 @@ class BatchGame:
         self.batch_size, self.device, self.auto_forced = batch_size, torch.device(device), auto_forced
         self.generator = torch.Generator(self.device)
         self._rows = torch.arange(batch_size, device=self.device)
+        self.lengths = torch.zeros(batch_size, dtype=torch.int64, device=self.device)  # decisions asked
         self._allocate()
         self.reset(seed)
 
@@ -97,6 +101,7 @@ class BatchGame:
         if seed is not None:
             self.generator.manual_seed(seed)
         self._deal(self._rows)
+        self.lengths.zero_()
         return self._settle(torch.zeros(self.batch_size, dtype=torch.bool, device=self.device))
 
     def step(self, actions: torch.Tensor | np.ndarray | Sequence[int]) -> BatchStep:
@@ -104,6 +109,7 @@ class BatchGame:
         mask says); they are not checked, to keep the step free of host synchronisation."""
         actions = torch.as_tensor(actions, dtype=torch.int64, device=self.device).contiguous()
         self._apply(actions, torch.ones(self.batch_size, dtype=torch.bool, device=self.device))
+        self.lengths += 1
         return self._settle(self._terminal())
 
     def observe(self) -> BatchStep:
@@ -120,6 +126,7 @@ class BatchGame:
             if state.game.config != self.game.config:
                 raise ValueError(f"load: state {i} is of {state.game.config}, these games of {self.game.config}")
         self._load(states, rows)
+        self.lengths[rows] = 0
         return self._settle(torch.zeros(self.batch_size, dtype=torch.bool, device=self.device))
 
     # ----- shared internals ----------------------------------------------------------------
@@ -127,11 +134,13 @@ class BatchGame:
         """Score and redeal the games that ended, play forced decisions, observe."""
         reward = torch.zeros(self.batch_size, self.num_players, device=self.device)
         done = torch.zeros(self.batch_size, dtype=torch.bool, device=self.device)
+        length = torch.zeros_like(self.lengths)
         while True:
             if ended.any():
                 rows = ended.nonzero()[:, 0]
                 reward[rows] += self._returns(rows)
                 done[rows] = True
+                length[rows], self.lengths[rows] = self.lengths[rows], 0
                 self._deal(rows)
             mask = self._mask()
             if not self.auto_forced:
@@ -141,8 +150,13 @@ class BatchGame:
                 break
             self._apply(mask.to(torch.uint8).argmax(1), forced)
             ended = self._terminal()
-        self._last = BatchStep(self._observe(), mask, self.cur.clone(), reward, done)
+        self._last = BatchStep(self._observe(), mask, self.cur.clone(), reward, done, length)
         return self._last
+
+    def all_seat_observations(self) -> torch.Tensor:
+        """float32[B, num_players, observation_size]: every seat's observation of every game
+        (``[:, s]`` is seat s's, as the reference's `observation(s)`), to bootstrap values from."""
+        return torch.stack([self._observe(torch.full_like(self.cur, s)) for s in range(self.num_players)], 1)
 
     def _allocate(self) -> None:
         raise NotImplementedError
@@ -159,7 +173,8 @@ class BatchGame:
     def _mask(self) -> torch.Tensor:
         raise NotImplementedError
 
-    def _observe(self) -> torch.Tensor:
+    def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
+        """float32[B, observation_size]: each game's observation by `seat` (default: the acting seat)."""
         raise NotImplementedError
 
     def _terminal(self) -> torch.Tensor:

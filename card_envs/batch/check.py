@@ -2,8 +2,8 @@
 
 B reference games are dealt from one seeded numpy generator and loaded into the batched engine;
 both then play the same uniformly random legal actions. At every step the acting seats, the
-observations and the masks must be identical, and a game must end in both at the same step with
-identical returns. A game that ends is redealt by the batched engine; that deal is checked by the
+observations and the masks must be identical (and every seat's observation, at every fifth
+step), and a game must end in both at the same step with identical returns and length. A game that ends is redealt by the batched engine; that deal is checked by the
 reference snapshot validator, then played on as a reference state (3 Piles), or replaced by a
 fresh reference deal (Piles: its pass draws come from the reference's chance seed, which a
 batched deal does not have).
@@ -53,7 +53,8 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
     states = [play_forced(game.new_state(rng)) for _ in range(batch)]
     env = make(env_id, batch, device=device, seed=seed, backend=backend, auto_forced=auto_forced, **config)
     out = env.load(states)
-    finished = decisions = 0
+    finished = decisions = step = 0
+    asked = np.zeros(batch, dtype=np.int64)  # decisions asked in each reference game
     replay = env_id != "piles_v0"  # batched deals play on as reference states
     while finished < games:
         seats = np.array([s.current_player for s in states])
@@ -66,6 +67,14 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
             bad = np.flatnonzero((got != want).any(1))
             if bad.size:
                 raise _mismatch(what, layout, got, want, bad, states)
+        if step % 5 == 0:
+            every = env.all_seat_observations().cpu().numpy()
+            for seat in range(game.num_players):
+                want = np.stack([s.observation(seat) for s in states])
+                bad = np.flatnonzero((every[:, seat] != want).any(1))
+                if bad.size:
+                    raise _mismatch(f"seat {seat}'s observations", game.observation_layout, every[:, seat], want,
+                                    bad, states)
         # Uniform random legal actions, the same in both engines.
         counts = masks.sum(1)
         picks = (rng.random(batch) * counts).astype(np.int64)
@@ -74,6 +83,8 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
             s.apply(int(a))
             play_forced(s)
         decisions += batch
+        asked += 1
+        step += 1
         out = env.step(torch.as_tensor(actions))
         ended = np.array([s.is_terminal() for s in states])
         done = out.done.cpu().numpy()
@@ -81,6 +92,9 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
             i = int(np.flatnonzero(ended != done)[0])
             raise AssertionError(f"game {i}: reference terminal {ended[i]}, batched done {done[i]}: "
                                  f"{states[i].to_json()}")
+        if not np.array_equal(out.length.cpu().numpy(), np.where(ended, asked, 0)):
+            raise AssertionError(f"lengths {out.length.cpu().numpy()[ended]}, reference {asked[ended]}")
+        asked[ended] = 0
         rows = np.flatnonzero(ended)
         if rows.size:
             want = np.stack([states[i].returns() for i in rows]).astype(np.float32)
@@ -89,6 +103,7 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
                 raise _mismatch("returns", None, got, want, np.arange(len(rows)), [states[i] for i in rows])
             if not (out.reward.cpu().numpy()[~ended] == 0).all():
                 raise AssertionError("a reward in a game that did not end")
+
             finished += rows.size
             fresh = []
             for i in rows:

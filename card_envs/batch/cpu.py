@@ -110,13 +110,13 @@ def tp_mask(loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask)
 
 
 @njit(parallel=True, cache=True)
-def tp_observe(n, off, loc, spos, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes,
-               by52, by4, by35, by_n, obs):
+def tp_observe(n, off, seat, loc, spos, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase,
+               passes, by52, by4, by35, by_n, obs):
     o_hand, o_piles, o_fits, o_top, o_stack, o_unseen, o_sizes, o_deck, o_scores, o_move, o_phase, o_passes = off
     for b in prange(obs.shape[0]):
         row = obs[b]
         row[:] = 0
-        p = cur[b]
+        p = seat[b]  # the observer
         for c in range(52):
             code = loc[b, c]
             if code < 4:  # a hand
@@ -145,7 +145,7 @@ def tp_observe(n, off, loc, spos, stack_ord, stack_len, deck_len, lo, hi, plen, 
             row[o_sizes + rel] = by4[hsize[b, q]]
             row[o_scores + rel] = by35[longest + 3 * ace_kings + diamonds[b, q]]
         row[o_deck] = by52[deck_len[b]]
-        row[o_move] = 1
+        row[o_move + (cur[b] - p) % n] = 1
         row[o_phase + phase[b]] = 1
         row[o_passes] = by_n[passes[b]]
 
@@ -162,9 +162,10 @@ class ThreePilesNumba(ThreePilesBatch):
         tp_mask(*_np(self, "loc stack_ord stack_len deck_len lo hi cur phase"), self.rank.numpy(), mask)
         return torch.from_numpy(mask)
 
-    def _observe(self) -> torch.Tensor:
+    def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
         obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
-        tp_observe(self.num_players, _offsets(self.game.observation_layout),
+        seat = self.cur if seat is None else seat
+        tp_observe(self.num_players, _offsets(self.game.observation_layout), seat.numpy(),
                    *_np(self, "loc spos stack_ord stack_len deck_len lo hi plen diamonds hsize cur phase passes"),
                    *_np(self, "by52 by4 by35 by_n"), obs)
         return torch.from_numpy(obs)
@@ -248,8 +249,8 @@ def piles_mask(loc, tops, cur, colour, rank, neighbours, mask):
 
 
 @njit(parallel=True, cache=True)
-def piles_observe(n, off, loc, height, tops, turns, hsize, cur, colour0, second, colour, rank, points, neighbours,
-                  by10, by20, by40, by54, obs):
+def piles_observe(n, off, seat, loc, height, tops, turns, hsize, cur, colour0, second, colour, rank, points,
+                  neighbours, by10, by20, by40, by54, obs):
     (o_hand, o_team, o_colour, o_top, o_pile, o_value, o_captured, o_unseen, o_sizes, o_turns, o_scores, o_move,
      o_second) = off
     for b in prange(obs.shape[0]):
@@ -257,7 +258,7 @@ def piles_observe(n, off, loc, height, tops, turns, hsize, cur, colour0, second,
         row[:] = 0
         top_colour, value = np.empty(12, np.int64), np.empty(12, np.int64)
         _piles_values(b, tops, colour, rank, neighbours, top_colour, value)
-        p, c0 = cur[b], colour0[b]
+        p, c0 = seat[b], colour0[b]  # the observer, team 0's colour
         team = p % 2
         team_points = np.zeros(2, np.int64)
         for c in range(52):
@@ -293,7 +294,7 @@ def piles_observe(n, off, loc, height, tops, turns, hsize, cur, colour0, second,
         for rel in range(n):
             row[o_sizes + rel] = by10[hsize[b, (p + rel) % n]]
         row[o_turns] = by40[40 - turns[b]]
-        row[o_move] = 1
+        row[o_move + (cur[b] - p) % n] = 1
         row[o_second] = second[b]
 
 
@@ -314,9 +315,10 @@ class PilesNumba(PilesBatch):
         piles_mask(*_np(self, "loc tops cur colour rank"), self.neighbours, mask)
         return torch.from_numpy(mask)
 
-    def _observe(self) -> torch.Tensor:
+    def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
         obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
-        piles_observe(self.num_players, _offsets(self.game.observation_layout),
+        seat = self.cur if seat is None else seat
+        piles_observe(self.num_players, _offsets(self.game.observation_layout), seat.numpy(),
                       *_np(self, "loc height tops turns hsize cur colour0 second colour rank points"),
                       self.neighbours, *_np(self, "by10 by20 by40 by54"), obs)
         return torch.from_numpy(obs)

@@ -208,10 +208,10 @@ class PilesBatch(BatchGame):
         team0 = (self.seats % 2 == 0)
         return torch.where(team0, diff[:, None], -diff[:, None]).float()
 
-    def _observe(self) -> torch.Tensor:
-        """The acting seat's observation, piece by piece into `observation_layout` (seats and
-        teams relative)."""
-        B, n, cur = self.batch_size, self.num_players, self.cur
+    def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
+        """Each game's observation by `seat` (default: the acting seat), piece by piece into
+        `observation_layout` (seats and teams relative to the observer)."""
+        B, n, cur = self.batch_size, self.num_players, self.cur if seat is None else seat
         obs = torch.empty(B, self.observation_size, device=self.device)
         v = self.game.observation_layout.views(obs)
         order = (cur[:, None] + self.seats) % n
@@ -233,6 +233,6 @@ class PilesBatch(BatchGame):
         v["hand_sizes"].copy_(self.by10[self.hsize.gather(1, order)])
         v["turns_left"].copy_(self.by40[MAX_TURNS - self.turns][:, None])
         v["scores"].copy_(self.by54[self._points().gather(1, teams)])
-        v["to_move"].zero_()[:, 0] = 1  # the observer is the seat to act
+        v["to_move"].copy_(self.seats == ((self.cur - cur) % n)[:, None])
         v["second_deal"].copy_(self.second[:, None])
         return obs

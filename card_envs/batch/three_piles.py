@@ -97,7 +97,7 @@ class ThreePilesBatch(BatchGame):
         spos.scatter_(1, tops, self.by52[1].expand(m, 3).contiguous())
         self.spos[rows] = spos
         stack_ord = torch.zeros(m, 157, dtype=torch.int64, device=dev)
-        stack_ord[:, 0:157 - 1:52] = tops
+        stack_ord[:, :156:52] = tops  # the bottom of each stack
         self.stack_ord[rows] = stack_ord
         self.stack_len[rows] = torch.tensor([1, 1, 1, 0], device=dev)
         deck = torch.zeros(m, 53, dtype=torch.int64, device=dev)
@@ -236,9 +236,10 @@ class ThreePilesBatch(BatchGame):
             out = (s - (s.sum(1, keepdim=True) - s) / (n - 1)) / MAX_SCORE
         return out.float()
 
-    def _observe(self) -> torch.Tensor:
-        """The acting seat's observation, piece by piece into `observation_layout` (seats relative)."""
-        B, n, cur = self.batch_size, self.num_players, self.cur
+    def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
+        """Each game's observation by `seat` (default: the acting seat), piece by piece into
+        `observation_layout` (seats relative to the observer)."""
+        B, n, cur = self.batch_size, self.num_players, self.cur if seat is None else seat
         obs = torch.empty(B, self.observation_size, device=self.device)
         v = self.game.observation_layout.views(obs)
         order = (cur[:, None] + self.seats) % n  # relative seat -> absolute seat
@@ -256,7 +257,7 @@ class ThreePilesBatch(BatchGame):
         v["hand_sizes"].copy_(self.by4[self.hsize.gather(1, order)])
         v["deck_size"].copy_(self.by52[self.deck_len][:, None])
         v["scores"].copy_(self.by35[self._scores().gather(1, order)])
-        v["to_move"].zero_()[:, 0] = 1  # the observer is the seat to act
+        v["to_move"].copy_(self.seats == ((self.cur - cur) % n)[:, None])
         v["phase"].copy_(torch.stack([self.phase == 0, self.phase == 1], 1))
         v["passes"].copy_(self.by_n[self.passes][:, None])
         return obs
