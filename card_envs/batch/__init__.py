@@ -28,7 +28,9 @@ seat acts; `reset` and `step` return a `BatchStep`, one row per game:
 The tensors are fresh each step: keep them without copying. A trainer remembers which seat acted
 in each row at each step and credits `reward[row, seat]` to it at `done` (teammates in Piles get
 equal rewards). `observe()` returns the last `BatchStep` again; `all_seat_observations()` gives
-float32[B, num_players, observation_size], every seat's view of every game (to bootstrap values).
+float32[B, num_players, observation_size], every seat's view of every game (to bootstrap values);
+`state_tensors()` gives float32[B, state_size], the reference's `state_tensor()` of every game
+(full information, for centralised critics only).
 
 ## Arguments
 

@@ -2,8 +2,8 @@
 
 B reference games are dealt from one seeded numpy generator and loaded into the batched engine;
 both then play the same uniformly random legal actions. At every step the acting seats, the
-observations and the masks must be identical (and every seat's observation, at every fifth
-step), and a game must end in both at the same step with identical returns and length. A game that ends is redealt by the batched engine; that deal is checked by the
+observations and the masks must be identical (and every seat's observation and the full state
+tensor, at every fifth step), and a game must end in both at the same step with identical returns and length. A game that ends is redealt by the batched engine; that deal is checked by the
 reference snapshot validator, then played on as a reference state (3 Piles), or replaced by a
 fresh reference deal (Piles: its pass draws come from the reference's chance seed, which a
 batched deal does not have).
@@ -75,6 +75,10 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
                 if bad.size:
                     raise _mismatch(f"seat {seat}'s observations", game.observation_layout, every[:, seat], want,
                                     bad, states)
+            got, want = env.state_tensors().cpu().numpy(), np.stack([s.state_tensor() for s in states])
+            bad = np.flatnonzero((got != want).any(1))
+            if bad.size:
+                raise _mismatch("state tensors", game.state_layout, got, want, bad, states)
         # Uniform random legal actions, the same in both engines.
         counts = masks.sum(1)
         picks = (rng.random(batch) * counts).astype(np.int64)

@@ -236,3 +236,31 @@ class PilesBatch(BatchGame):
         v["to_move"].copy_(self.seats == ((self.cur - cur) % n)[:, None])
         v["second_deal"].copy_(self.second[:, None])
         return obs
+
+    def state_tensors(self) -> torch.Tensor:
+        """float32[B, state_size]: each game's full information (`game.state_layout`, absolute
+        seats and teams, hands and set-aside cards included) as the reference's
+        `state_tensor()`: for centralised critics only."""
+        B, n, cur = self.batch_size, self.num_players, self.cur
+        out = torch.empty(B, self.game.state_layout.size, device=self.device)
+        v = self.game.state_layout.views(out)
+        loc = self.loc[:, None, :NUM_CARDS]
+        seats, two = self.seats[:, None], self.seats[:2]
+        _, value = self._values()
+        v["hands"].copy_(loc == seats)
+        v["set_aside"].copy_(loc == ASIDE + seats)
+        v["top"].copy_(self.cards == self.tops[:, :NUM_POSITIONS, None])
+        on_pile = loc == CASTLE + self.positions[:, None]
+        v["pile_cards"].copy_(torch.where(on_pile, self.height[:, None, :NUM_CARDS], 0))
+        v["top_value"].copy_(self.by20[value - VALUE_LOW])
+        v["captured"].copy_(loc == CAPTURED + two[:, None])
+        v["unseen"].copy_(((loc < n) & (loc != seats)) | (loc >= ASIDE))
+        v["hand_sizes"].copy_(self.by10[self.hsize[:, :n]])
+        v["turns_left"].copy_(self.by40[MAX_TURNS - self.turns][:, None])
+        v["seat_team"].copy_(seats % 2 == two)
+        colours = torch.stack([self.colour0, 1 - self.colour0], 1)
+        v["team_colour"].copy_((colours[:, :, None] == two) & (self.colour0 >= 0)[:, None, None])
+        v["scores"].copy_(self.by54[self._points()])
+        v["to_move"].copy_(self.seats == cur[:, None])
+        v["second_deal"].copy_(self.second[:, None])
+        return out

@@ -261,3 +261,34 @@ class ThreePilesBatch(BatchGame):
         v["phase"].copy_(torch.stack([self.phase == 0, self.phase == 1], 1))
         v["passes"].copy_(self.by_n[self.passes][:, None])
         return obs
+
+    def state_tensors(self) -> torch.Tensor:
+        """float32[B, state_size]: each game's full information (`game.state_layout`, absolute
+        seats, hands and deck order included) as the reference's `state_tensor()`: for
+        centralised critics only."""
+        B, n, cur = self.batch_size, self.num_players, self.cur
+        out = torch.empty(B, self.game.state_layout.size, device=self.device)
+        v = self.game.state_layout.views(out)
+        loc = self.loc[:, :NUM_CARDS]
+        seats = self.seats[:, None]
+        pids = (3 * seats + self.three).expand(B, n, 3)
+        lo, hi = (x[:, :3 * n].view(B, n, 3, 1) for x in (self.lo, self.hi))
+        tops, full = self._stack_tops()
+        v["hands"].copy_(loc[:, None, :] == seats)
+        v["piles"].copy_(loc[:, None, None, :] == pile_code(0, pids)[..., None])
+        v["pile_fits"].copy_((self.ranks13 < lo) | (self.ranks13 > hi))
+        v["stack_top"].copy_((self.cards == tops[:, :, None]) & full[:, :, None])
+        on_stack = loc[:, None, :] == stack_code(self.three)[:, None]
+        v["stack_cards"].copy_(torch.where(on_stack, self.spos[:, None, :NUM_CARDS], 0))
+        v["unseen"].copy_((loc[:, None, :] == DECK) | ((loc[:, None, :] < n) & (loc[:, None, :] != seats)))
+        in_deck = torch.arange(NUM_CARDS, device=self.device) < self.deck_len[:, None]
+        deck = torch.zeros(B, 53, device=self.device)
+        deck.scatter_(1, torch.where(in_deck, self.deck[:, :NUM_CARDS], TRASH), self.by52[1:].expand(B, -1))
+        v["deck"].copy_(deck[:, :NUM_CARDS])
+        v["hand_sizes"].copy_(self.by4[self.hsize[:, :n]])
+        v["deck_size"].copy_(self.by52[self.deck_len][:, None])
+        v["scores"].copy_(self.by35[self._scores()])
+        v["to_move"].copy_(self.seats == cur[:, None])
+        v["phase"].copy_(torch.stack([self.phase == 0, self.phase == 1], 1))
+        v["passes"].copy_(self.by_n[self.passes][:, None])
+        return out
