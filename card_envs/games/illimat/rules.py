@@ -1477,6 +1477,9 @@ class IllimatState(State):
             known = set(self.known[q])
             pool += [c for c in self.hands[q] if c not in known]
             pool += self.secret[q]
+        # Sorted first: the copy must not depend on the real order of the hidden cards, which
+        # a caller holding the rng could otherwise recover from the permutation.
+        pool = sorted(pool)
         pool = [pool[i] for i in rng.permutation(len(pool))]
         copy.deck, pool = pool[:len(self.deck)], pool[len(self.deck):]
         for fld in range(NUM_FIELDS):
@@ -1493,6 +1496,7 @@ class IllimatState(State):
             copy.secret[q] = new_secret
         lums = [L for fld, L in enumerate(self.lum) if L != NO_LUMINARY and not self.lum_up[fld]]
         lums += self.unused + self.discarded_down
+        lums = sorted(lums)
         lums = [lums[i] for i in rng.permutation(len(lums))]
         for fld in range(NUM_FIELDS):
             if self.lum[fld] != NO_LUMINARY and not self.lum_up[fld]:
