@@ -281,9 +281,12 @@ def random_position(seed: int, full_harvest: bool = False):
                 deck += [a, b]
         fields.append(fd)
     up = [x for x in ("Maiden", "Union", "Forest Queen") if rng.random() < 0.35]
+    summer = int(rng.integers(4))
     for name, f in zip(up, rng.permutation(4)):
         fields[int(f)]["luminary"] = (name, True)
-    return position(game, hands=hands, fields=fields, summer=int(rng.integers(4)), deck=deck, rest="deck")
+        if name == "Forest Queen":  # face up, she keeps her field Summer
+            summer = int(f)
+    return position(game, hands=hands, fields=fields, summer=summer, deck=deck, rest="deck")
 
 
 @settings(max_examples=150, deadline=None)

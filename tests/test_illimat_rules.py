@@ -736,6 +736,16 @@ def test_bad_snapshots_are_refused_clearly(change, message):
         GAME2.state_from_json(data)
 
 
+def test_a_face_up_forest_queen_keeps_her_field_summer_in_a_snapshot():
+    queen = [{"loose": ["5P"]}, {"loose": ["2W"], "luminary": ("Forest Queen", True)}, {"loose": ["3W"]},
+             {"loose": ["4W"]}]
+    state = position(hands=[["5S", "2P"], ["7P", "8P"]], fields=queen, summer=1)  # her field is Summer
+    data = json.loads(json.dumps(state.to_json()))
+    data["seasons"] = data["seasons"][1:] + data["seasons"][:1]  # the Illimat turned away from her
+    with pytest.raises(ValueError, match=r"fields\[1\].luminary: the Forest Queen is face up, so her field is Summer"):
+        GAME2.state_from_json(data)
+
+
 def test_bad_arguments_are_refused():
     for bad in ({"num_players": 5}, {"luminaries": 1}, {"stars_always": "yes"}, {"target_score": 0},
                 {"rounds": 0}, {"reward": "money"}):

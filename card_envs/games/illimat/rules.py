@@ -26,6 +26,7 @@ from card_envs.core.cards import RANK, SUIT, card_name, parse_card
 from card_envs.core.game import Game, IllegalActionError, State
 from card_envs.core.layout import Layout, Piece
 from card_envs.core.rewards import check_reward_mode, rank_returns, score_returns
+from card_envs.core.snapshot import show
 
 # ----- cards, seasons, Luminaries -------------------------------------------------------------
 NUM_CARDS = 65  # 5 suits x 13; the Stars (suit 4) are out of play in 1st-edition 2-3 player games
@@ -1579,7 +1580,7 @@ def _state_to_json(s: IllimatState) -> dict[str, Any]:
 
 def _keys(data: Any, keys: tuple[str, ...], what: str) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise ValueError(f"{what} must be a dict with keys {list(keys)}, got {data!r}")
+        raise ValueError(f"{what} must be a dict with keys {list(keys)}, got {show(data)}")
     missing = [k for k in keys if k not in data]
     extra = [k for k in data if k not in keys]
     if missing or extra:
@@ -1590,13 +1591,13 @@ def _keys(data: Any, keys: tuple[str, ...], what: str) -> dict[str, Any]:
 
 def _int(value: Any, low: int, high: int, what: str) -> int:
     if type(value) is not int or not low <= value <= high:
-        raise ValueError(f"{what}={value!r} must be an integer in {low}..{high}")
+        raise ValueError(f"{what}={show(value)} must be an integer in {low}..{high}")
     return value
 
 
 def _bool(value: Any, what: str) -> bool:
     if type(value) is not bool:
-        raise ValueError(f"{what}={value!r} must be true or false")
+        raise ValueError(f"{what}={show(value)} must be true or false")
     return value
 
 
@@ -1609,19 +1610,19 @@ def _card(name: Any, what: str) -> int:
 
 def _cards(value: Any, what: str) -> list[int]:
     if not isinstance(value, list):
-        raise ValueError(f"{what} must be a list of card names, got {value!r}")
+        raise ValueError(f"{what} must be a list of card names, got {show(value)}")
     return [_card(v, what) for v in value]
 
 
 def _per_seat(value: Any, n: int, what: str) -> list:
     if not isinstance(value, list) or len(value) != n:
-        raise ValueError(f"{what} must be a list with one entry per seat ({n}), got {value!r}")
+        raise ValueError(f"{what} must be a list with one entry per seat ({n}), got {show(value)}")
     return value
 
 
 def _luminary(name: Any, what: str) -> int:
     if name not in LUMINARIES:
-        raise ValueError(f"{what}: unknown Luminary {name!r}; expected one of {list(LUMINARIES)}")
+        raise ValueError(f"{what}: unknown Luminary {show(name)}; expected one of {list(LUMINARIES)}")
     return LUMINARIES.index(name)
 
 
@@ -1634,13 +1635,13 @@ def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
         _keys(data, SNAPSHOT_KEYS, "the snapshot")  # refuses it
     fmt = data.get("format")
     if fmt not in (1, 2) or type(fmt) is not int:
-        raise ValueError(f"snapshot format {fmt!r} is not supported; expected {game.snapshot_format} (or 1)")
+        raise ValueError(f"snapshot format {show(fmt)} is not supported; expected {game.snapshot_format} (or 1)")
     data = _keys(data, SNAPSHOT_KEYS if fmt == 2 else SNAPSHOT_KEYS_V1, "the snapshot")
     if data["game"] != game.name:
-        raise ValueError(f"snapshot is for game {data['game']!r}, not {game.name!r}")
+        raise ValueError(f"snapshot is for game {show(data['game'])}, not {show(game.name)}")
     n = game.num_players
     if data["num_players"] != n:
-        raise ValueError(f"snapshot has num_players={data['num_players']!r} but this env has {n}")
+        raise ValueError(f"snapshot has num_players={show(data['num_players'])} but this env has {n}")
     s = IllimatState(game)
     s.round = _int(data["round"], 0, game.rounds, "round")
     scores = _per_seat(data["scores"], n, "scores")
@@ -1648,14 +1649,14 @@ def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
     s.chance_seed = _int(data["chance_seed"], 0, 2**63 - 1, "chance_seed")
     s.current_player = _int(data["current_player"], 0, n - 1, "current_player")
     if data["decision"] not in DECISION_NAMES:
-        raise ValueError(f"decision={data['decision']!r} must be one of {list(DECISION_NAMES)}")
+        raise ValueError(f"decision={show(data['decision'])} must be one of {list(DECISION_NAMES)}")
     s.decision = DECISION_NAMES.index(data["decision"])
     seasons = data["seasons"]
     if not isinstance(seasons, list) or len(seasons) != 4 or any(x not in SEASON_NAMES for x in seasons):
-        raise ValueError(f"seasons={seasons!r} must list the 4 fields' seasons, e.g. {list(SEASON_NAMES)}")
+        raise ValueError(f"seasons={show(seasons)} must list the 4 fields' seasons, e.g. {list(SEASON_NAMES)}")
     summer = seasons.index("summer") if "summer" in seasons else 0
     if [SEASON_NAMES[season_of(f, summer)] for f in range(4)] != seasons:
-        raise ValueError(f"seasons={seasons!r} is not a position of the Illimat: going round the fields "
+        raise ValueError(f"seasons={show(seasons)} is not a position of the Illimat: going round the fields "
                          "from Summer they must read summer, autumn, winter, spring")
     s.summer = summer
     s.deck = _cards(data["deck"], "deck")[::-1]
@@ -1668,7 +1669,7 @@ def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
             raise ValueError(f"known_hand_cards[{p}] must be cards of hands[{p}]")
     fields = data["fields"]
     if not isinstance(fields, list) or len(fields) != NUM_FIELDS:
-        raise ValueError(f"fields must be a list of {NUM_FIELDS} dicts, got {fields!r}")
+        raise ValueError(f"fields must be a list of {NUM_FIELDS} dicts, got {show(fields)}")
     seen_lums: list[int] = []
     for f, fd in enumerate(fields):
         fd = _keys(fd, FIELD_KEYS, f"fields[{f}]")
@@ -1679,11 +1680,11 @@ def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
             sp = _keys(sp, ("value", "kind", "cards"), f"a stockpile of fields[{f}]")
             value = _int(sp["value"], 2, MAX_STOCKPILE, f"fields[{f}] stockpile value")
             if sp["kind"] not in ("single", "multiple"):
-                raise ValueError(f"stockpile kind {sp['kind']!r} must be 'single' or 'multiple'")
+                raise ValueError(f"stockpile kind {show(sp['kind'])} must be 'single' or 'multiple'")
             cards = tuple(sorted(_cards(sp["cards"], f"fields[{f}] stockpile cards")))
             multiple = sp["kind"] == "multiple"
             if len(cards) < 2 or not _pile_total_ok(cards, value, multiple):
-                raise ValueError(f"stockpile {sp!r} in fields[{f}]: its cards (at least 2; Fools 1 or 14) must "
+                raise ValueError(f"stockpile {show(sp)} in fields[{f}]: its cards (at least 2; Fools 1 or 14) must "
                                  f"total its value (single) or a multiple of it, at least twice (multiple)")
             s.piles[f].append((cards[0], value, multiple, cards))
         s.piles[f].sort()
@@ -1696,6 +1697,10 @@ def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
         s.under[f] = _cards(fd["under_children"], f"fields[{f}].under_children")
         if s.under[f] and not (s.lum[f] == CHILDREN and s.lum_up[f] and len(s.under[f]) == 3):
             raise ValueError(f"fields[{f}].under_children: only the face-up Children hold cards, exactly 3")
+    for f in range(NUM_FIELDS):  # she turns the Illimat so her field is Summer, and nothing turns after
+        if s.lum[f] == FOREST_QUEEN and s.lum_up[f] and f != summer:
+            raise ValueError(f"fields[{f}].luminary: the Forest Queen is face up, so her field is Summer, "
+                             f"but seasons has {show(seasons[f])} there")
     s.unused = [_luminary(x, "luminaries_unused") for x in _list(data["luminaries_unused"], "luminaries_unused")][::-1]
     disc = _keys(data["luminaries_discarded"], ("face_down", "face_up"), "luminaries_discarded")
     for key in ("face_down", "face_up"):
@@ -1752,7 +1757,7 @@ def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
     s.m_card = -1 if move["card"] is None else _card(move["card"], "move.card")
     s.m_field = -1 if move["field"] is None else _int(move["field"], 0, 3, "move.field")
     if move["action"] is not None and move["action"] not in PLAY_NAMES:
-        raise ValueError(f"move.action={move['action']!r} must be null or one of {list(PLAY_NAMES)}")
+        raise ValueError(f"move.action={show(move['action'])} must be null or one of {list(PLAY_NAMES)}")
     s.m_action = -1 if move["action"] is None else SOW + PLAY_NAMES.index(move["action"])
     s.m_partner = -1 if move["partner"] is None else _card(move["partner"], "move.partner")
     s.m_value = 0 if move["value"] is None else _int(move["value"], 1, MAX_VALUE, "move.value")
@@ -1771,7 +1776,7 @@ def _state_from_json(game: IllimatGame, data: Any) -> IllimatState:
 
 def _list(value: Any, what: str) -> list:
     if not isinstance(value, list):
-        raise ValueError(f"{what} must be a list, got {value!r}")
+        raise ValueError(f"{what} must be a list, got {show(value)}")
     return value
 
 
