@@ -1,0 +1,165 @@
+"""Card and pile data: every card is one row (name, cost in $ and Debt, types, VP, the vanilla
+bonuses it gives when played); piles list their cards top to bottom with counts per player count.
+
+Cards are small ints (their row index), piles too. Special effects live in `effects.py`, keyed by
+card name, so a card is a data row plus at most one small function.
+"""
+
+from __future__ import annotations
+
+# Types (bit flags).
+ACTION, TREASURE, VICTORY, CURSE, ATTACK, REACTION, CASTLE = 1, 2, 4, 8, 16, 32, 64
+TYPE_NAMES = {ACTION: "Action", TREASURE: "Treasure", VICTORY: "Victory", CURSE: "Curse", ATTACK: "Attack",
+              REACTION: "Reaction", CASTLE: "Castle"}
+A, T, V, K = ACTION, TREASURE, VICTORY, CASTLE
+
+# name, $ cost, Debt cost, types, VP (None: counted by a rule), +Cards, +Actions, +Buys, +$, +VP tokens
+CARD_ROWS = (
+    ("Copper", 0, 0, T, 0, 0, 0, 0, 1, 0),
+    ("Silver", 3, 0, T, 0, 0, 0, 0, 2, 0),
+    ("Gold", 6, 0, T, 0, 0, 0, 0, 3, 0),
+    ("Estate", 2, 0, V, 1, 0, 0, 0, 0, 0),
+    ("Duchy", 5, 0, V, 3, 0, 0, 0, 0, 0),
+    ("Province", 8, 0, V, 6, 0, 0, 0, 0, 0),
+    ("Curse", 0, 0, CURSE, -1, 0, 0, 0, 0, 0),
+    ("Cellar", 2, 0, A, 0, 0, 1, 0, 0, 0),
+    ("Chapel", 2, 0, A, 0, 0, 0, 0, 0, 0),
+    ("Moat", 2, 0, A | REACTION, 0, 2, 0, 0, 0, 0),
+    ("Village", 3, 0, A, 0, 1, 2, 0, 0, 0),
+    ("Workshop", 3, 0, A, 0, 0, 0, 0, 0, 0),
+    ("Smithy", 4, 0, A, 0, 3, 0, 0, 0, 0),
+    ("Militia", 4, 0, A | ATTACK, 0, 0, 0, 0, 2, 0),
+    ("Remodel", 4, 0, A, 0, 0, 0, 0, 0, 0),
+    ("Market", 5, 0, A, 0, 1, 1, 1, 1, 0),
+    ("Laboratory", 5, 0, A, 0, 2, 1, 0, 0, 0),
+    ("Festival", 5, 0, A, 0, 0, 2, 1, 2, 0),
+    ("Witch", 5, 0, A | ATTACK, 0, 2, 0, 0, 0, 0),
+    ("Young Witch", 4, 0, A | ATTACK, 0, 2, 0, 0, 0, 0),
+    ("Encampment", 2, 0, A, 0, 2, 2, 0, 0, 0),
+    ("Plunder", 5, 0, T, 0, 0, 0, 0, 2, 1),
+    ("Patrician", 2, 0, A, 0, 1, 1, 0, 0, 0),
+    ("Emporium", 5, 0, A, 0, 1, 1, 0, 1, 0),
+    ("Settlers", 2, 0, A, 0, 1, 1, 0, 0, 0),
+    ("Bustling Village", 5, 0, A, 0, 1, 3, 0, 0, 0),
+    ("Catapult", 3, 0, A | ATTACK, 0, 0, 0, 0, 1, 0),
+    ("Rocks", 4, 0, T, 0, 0, 0, 0, 1, 0),
+    ("Gladiator", 3, 0, A, 0, 0, 0, 0, 2, 0),
+    ("Fortune", 8, 8, T, 0, 0, 0, 1, 0, 0),
+    ("Sauna", 4, 0, A, 0, 1, 1, 0, 0, 0),
+    ("Avanto", 5, 0, A, 0, 3, 0, 0, 0, 0),
+    ("Humble Castle", 3, 0, T | V | K, None, 0, 0, 0, 1, 0),
+    ("Crumbling Castle", 4, 0, V | K, 1, 0, 0, 0, 0, 0),
+    ("Small Castle", 5, 0, A | V | K, 2, 0, 0, 0, 0, 0),
+    ("Haunted Castle", 6, 0, V | K, 2, 0, 0, 0, 0, 0),
+    ("Opulent Castle", 7, 0, A | V | K, 3, 0, 0, 0, 0, 0),
+    ("Sprawling Castle", 8, 0, V | K, 4, 0, 0, 0, 0, 0),
+    ("Grand Castle", 9, 0, V | K, 5, 0, 0, 0, 0, 0),
+    ("King's Castle", 10, 0, V | K, None, 0, 0, 0, 0, 0),
+)
+
+NUM_CARDS = len(CARD_ROWS)
+CARD_NAMES = tuple(r[0] for r in CARD_ROWS)
+CARD_ID = {name: i for i, name in enumerate(CARD_NAMES)}
+COST = tuple(r[1] for r in CARD_ROWS)
+DEBT = tuple(r[2] for r in CARD_ROWS)
+TYPES = tuple(r[3] for r in CARD_ROWS)
+VP = tuple(r[4] for r in CARD_ROWS)
+PLUS_CARDS = tuple(r[5] for r in CARD_ROWS)
+PLUS_ACTIONS = tuple(r[6] for r in CARD_ROWS)
+PLUS_BUYS = tuple(r[7] for r in CARD_ROWS)
+PLUS_COINS = tuple(r[8] for r in CARD_ROWS)
+PLUS_VP = tuple(r[9] for r in CARD_ROWS)
+IS_ACTION = tuple(bool(t & ACTION) for t in TYPES)
+IS_TREASURE = tuple(bool(t & TREASURE) for t in TYPES)
+IS_VICTORY = tuple(bool(t & VICTORY) for t in TYPES)
+IS_ATTACK = tuple(bool(t & ATTACK) for t in TYPES)
+IS_CASTLE = tuple(bool(t & CASTLE) for t in TYPES)
+TREASURE_CARDS = tuple(c for c in range(NUM_CARDS) if IS_TREASURE[c])
+ACTION_CARDS = tuple(c for c in range(NUM_CARDS) if IS_ACTION[c])
+VICTORY_CARDS = tuple(c for c in range(NUM_CARDS) if IS_VICTORY[c])
+CASTLE_CARDS = tuple(c for c in range(NUM_CARDS) if IS_CASTLE[c])
+
+(COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE_CARD, CELLAR, CHAPEL, MOAT, VILLAGE, WORKSHOP, SMITHY,
+ MILITIA, REMODEL, MARKET, LABORATORY, FESTIVAL, WITCH, YOUNG_WITCH, ENCAMPMENT, PLUNDER, PATRICIAN, EMPORIUM,
+ SETTLERS, BUSTLING_VILLAGE, CATAPULT, ROCKS, GLADIATOR, FORTUNE, SAUNA, AVANTO, HUMBLE_CASTLE, CRUMBLING_CASTLE,
+ SMALL_CASTLE, HAUNTED_CASTLE, OPULENT_CASTLE, SPRAWLING_CASTLE, GRAND_CASTLE, KINGS_CASTLE) = range(NUM_CARDS)
+
+# Piles: name, randomizer $ cost, randomizer types, segments top to bottom as (card, count for 2/3/4 players).
+# Basic pile counts depend on the player count (rules file 1); None means "see basic_count".
+_KINGDOM = (10, 10, 10)
+_VICTORY = (8, 12, 12)
+_HALF = (5, 5, 5)
+PILE_ROWS = (
+    ("Copper", 0, T, (("Copper", (46, 39, 32)),)),
+    ("Silver", 3, T, (("Silver", (40, 40, 40)),)),
+    ("Gold", 6, T, (("Gold", (30, 30, 30)),)),
+    ("Estate", 2, V, (("Estate", _VICTORY),)),
+    ("Duchy", 5, V, (("Duchy", _VICTORY),)),
+    ("Province", 8, V, (("Province", _VICTORY),)),
+    ("Curse", 0, CURSE, (("Curse", (10, 20, 30)),)),
+    ("Cellar", 2, A, (("Cellar", _KINGDOM),)),
+    ("Chapel", 2, A, (("Chapel", _KINGDOM),)),
+    ("Moat", 2, A | REACTION, (("Moat", _KINGDOM),)),
+    ("Village", 3, A, (("Village", _KINGDOM),)),
+    ("Workshop", 3, A, (("Workshop", _KINGDOM),)),
+    ("Smithy", 4, A, (("Smithy", _KINGDOM),)),
+    ("Militia", 4, A | ATTACK, (("Militia", _KINGDOM),)),
+    ("Remodel", 4, A, (("Remodel", _KINGDOM),)),
+    ("Market", 5, A, (("Market", _KINGDOM),)),
+    ("Laboratory", 5, A, (("Laboratory", _KINGDOM),)),
+    ("Festival", 5, A, (("Festival", _KINGDOM),)),
+    ("Witch", 5, A | ATTACK, (("Witch", _KINGDOM),)),
+    ("Young Witch", 4, A | ATTACK, (("Young Witch", _KINGDOM),)),
+    ("Encampment/Plunder", 2, A, (("Encampment", _HALF), ("Plunder", _HALF))),
+    ("Patrician/Emporium", 2, A, (("Patrician", _HALF), ("Emporium", _HALF))),
+    ("Settlers/Bustling Village", 2, A, (("Settlers", _HALF), ("Bustling Village", _HALF))),
+    ("Catapult/Rocks", 3, A | ATTACK, (("Catapult", _HALF), ("Rocks", _HALF))),
+    ("Gladiator/Fortune", 3, A, (("Gladiator", _HALF), ("Fortune", _HALF))),
+    ("Sauna/Avanto", 4, A, (("Sauna", _HALF), ("Avanto", _HALF))),
+    ("Castles", 3, V | K, (("Humble Castle", (1, 2, 2)), ("Crumbling Castle", (1, 1, 1)),
+                           ("Small Castle", (1, 2, 2)), ("Haunted Castle", (1, 1, 1)),
+                           ("Opulent Castle", (1, 2, 2)), ("Sprawling Castle", (1, 1, 1)),
+                           ("Grand Castle", (1, 1, 1)), ("King's Castle", (1, 2, 2)))),
+)
+NUM_PILES = len(PILE_ROWS)
+PILE_NAMES = tuple(r[0] for r in PILE_ROWS)
+PILE_ID = {name: i for i, name in enumerate(PILE_NAMES)}
+PILE_COST = tuple(r[1] for r in PILE_ROWS)
+PILE_TYPES = tuple(r[2] for r in PILE_ROWS)
+BASIC_PILES = tuple(range(7))
+KINGDOM_PILES = tuple(range(7, NUM_PILES))
+(COPPER_PILE, SILVER_PILE, GOLD_PILE, ESTATE_PILE, DUCHY_PILE, PROVINCE_PILE, CURSE_PILE) = BASIC_PILES
+CASTLES_PILE = PILE_ID["Castles"]
+GLADIATOR_PILE = PILE_ID["Gladiator/Fortune"]
+ENCAMPMENT_PILE = PILE_ID["Encampment/Plunder"]
+PILE_CARDS = tuple(tuple(CARD_ID[name] for name, _ in r[3]) for r in PILE_ROWS)
+PILE_OF = [0] * NUM_CARDS  # the pile each card comes from
+for _p, _cards in enumerate(PILE_CARDS):
+    for _c in _cards:
+        PILE_OF[_c] = _p
+PILE_OF = tuple(PILE_OF)
+RETURNS_TO_PILE = frozenset({ENCAMPMENT})  # cards that may go back on top of their pile
+# Young Witch's Bane: a Kingdom pile whose randomizer costs $2 or $3 (pile-level cost, rule 5).
+BANE_CANDIDATES = tuple(p for p in KINGDOM_PILES if 2 <= PILE_COST[p] <= 3)
+
+
+def pile_setup(pile: int, num_players: int) -> list[int]:
+    """The pile's cards at setup, top first (cheapest on top, pairs of Castles kept together)."""
+    column = min(num_players, 4) - 2
+    return [CARD_ID[name] for name, counts in PILE_ROWS[pile][3] for _ in range(counts[column])]
+
+
+def card_coin_limit_ok(card: int, coins: int, debt: int = 0) -> bool:
+    """'Costing up to $coins (and `debt` Debt)': a card with more Debt than allowed never qualifies."""
+    return COST[card] <= coins and DEBT[card] <= debt
+
+
+# Kingdom presets (rules file section 3).
+PRESETS = {
+    "T1-A": ("Encampment/Plunder", "Patrician/Emporium", "Settlers/Bustling Village", "Catapult/Rocks", "Cellar",
+             "Village", "Smithy", "Militia", "Market", "Laboratory"),
+    "T1-B": ("Gladiator/Fortune", "Sauna/Avanto", "Chapel", "Moat", "Workshop", "Remodel", "Festival", "Witch",
+             "Smithy", "Village"),
+    "T2": ("Encampment/Plunder", "Patrician/Emporium", "Settlers/Bustling Village", "Catapult/Rocks", "Cellar",
+           "Village", "Smithy", "Militia", "Market", "Castles"),
+}

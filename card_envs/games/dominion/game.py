@@ -1,0 +1,109 @@
+"""The Dominion Game: configuration, action names, state creation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from card_envs.core.game import ArgumentError, Game, is_integer
+from card_envs.core.rewards import check_reward_mode
+from card_envs.games.dominion import effects as fx
+from card_envs.games.dominion.cards import (
+    CARD_NAMES, KINGDOM_PILES, NUM_CARDS, NUM_PILES, PILE_ID, PILE_NAMES, PRESETS, BANE_CANDIDATES, pile_setup)
+from card_envs.games.dominion.encode import Encoder
+from card_envs.games.dominion.rules import YOUNG_WITCH_PILE, DominionState, draw_kingdom
+
+KINGDOM_CHOICES = tuple(PRESETS) + ("random",)
+
+
+def action_name(action: int) -> str:
+    if action == fx.DONE:
+        return "done"
+    if action == fx.PLAY_ALL:
+        return "play all treasures"
+    if fx.CARD0 <= action < fx.PILE0:
+        return f"card {CARD_NAMES[action - fx.CARD0]}"
+    if fx.PILE0 <= action < fx.OPTION0:
+        return f"pile {PILE_NAMES[action - fx.PILE0]}"
+    return f"option {action - fx.OPTION0}"
+
+
+class DominionGame(Game):
+    name = "dominion"
+    version = 0
+    snapshot_format = 1
+
+    def __init__(self, num_players: int = 2, kingdom: Any = "T1-A", bane: str | None = None,
+                 max_turns: int = 100, reward: str = "win"):
+        if not is_integer(num_players) or not 2 <= num_players <= 4:
+            raise ArgumentError(f"num_players={num_players!r} is not supported; Dominion takes 2, 3 or 4 players")
+        if not is_integer(max_turns) or not 1 <= max_turns <= 1000:
+            raise ArgumentError(f"max_turns={max_turns!r} is not supported; it must be an integer in 1..1000")
+        self.reward = check_reward_mode(reward)
+        self.num_players, self.max_turns = int(num_players), int(max_turns)
+        self._kingdom_arg = list(kingdom) if isinstance(kingdom, (list, tuple)) else kingdom
+        self.fixed_kingdom = self._parse_kingdom(kingdom)
+        if bane is not None:
+            if not isinstance(bane, str) or bane not in PILE_ID or PILE_ID[bane] not in BANE_CANDIDATES:
+                raise ArgumentError(f"bane={bane!r} is not supported; a Bane is one of "
+                                    f"{[PILE_NAMES[p] for p in BANE_CANDIDATES]}")
+            if self.fixed_kingdom is None or YOUNG_WITCH_PILE not in self.fixed_kingdom \
+                    or PILE_ID[bane] in self.fixed_kingdom:
+                raise ArgumentError(f"bane={bane!r} must be set only with a fixed kingdom holding Young Witch, "
+                                    "and must not be one of its 10 piles")
+        self.bane_arg = bane
+        self.num_actions = fx.NUM_ACTIONS
+        self.encoder = Encoder(self)
+        self.observation_layout = self.encoder.obs_layout
+        self.state_layout = self.encoder.state_layout
+        total_cards = sum(len(pile_setup(p, self.num_players)) for p in range(NUM_PILES))
+        # Per turn every decision plays, moves, buys or passes: at most 6 per card in the game.
+        self.max_game_length = self.num_players * self.max_turns * (6 * total_cards + 10)
+        self.reward_range = (-1.0, 1.0)
+
+    @staticmethod
+    def _parse_kingdom(kingdom: Any) -> list[int] | None:
+        if isinstance(kingdom, str):
+            if kingdom == "random":
+                return None
+            if kingdom in PRESETS:
+                return sorted(PILE_ID[x] for x in PRESETS[kingdom])
+            raise ArgumentError(f"kingdom={kingdom!r} is not supported; use one of {KINGDOM_CHOICES} or a list of "
+                                "10 Kingdom pile names")
+        names = [PILE_NAMES[p] for p in KINGDOM_PILES]
+        if not isinstance(kingdom, (list, tuple)) or len(kingdom) != 10:
+            raise ArgumentError(f"kingdom={kingdom!r} is not supported; use one of {KINGDOM_CHOICES} or a list of "
+                                f"10 Kingdom pile names from {names}")
+        bad = [x for x in kingdom if not isinstance(x, str) or x not in names]
+        if bad or len(set(kingdom)) != 10:
+            raise ArgumentError(f"kingdom: {bad or 'repeated names'} not accepted; the Kingdom piles are {names}")
+        return sorted(PILE_ID[x] for x in kingdom)
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return {"num_players": self.num_players, "kingdom": self._kingdom_arg, "bane": self.bane_arg,
+                "max_turns": self.max_turns, "reward": self.reward}
+
+    def new_state(self, rng: np.random.Generator) -> DominionState:
+        bane = PILE_ID[self.bane_arg] if self.bane_arg else -1
+        kingdom, bane = draw_kingdom(rng, self.fixed_kingdom, bane)
+        state = DominionState(self)
+        state.setup(kingdom, bane, int(rng.integers(2**62)))
+        return state
+
+    def state_from_json(self, data: dict[str, Any]) -> DominionState:
+        from card_envs.games.dominion.snapshot import from_json
+        return from_json(self, data)
+
+    def action_to_string(self, action: int) -> str:
+        if not is_integer(action) or not 0 <= action < self.num_actions:
+            raise ValueError(f"action {action!r} is not in 0..{self.num_actions - 1}")
+        return action_name(int(action))
+
+    def render(self, state: DominionState, viewer: int | None) -> str:
+        from card_envs.games.dominion.render import render_text
+        return render_text(state, viewer)
+
+
+_ = NUM_CARDS

@@ -1,0 +1,494 @@
+"""Dominion state: zones, turn structure (Action, Buy, Clean-up) and the task loop.
+
+Cards are ints (cards.py). Per player: ``hands`` are count lists, ``decks`` lists with the top at
+the end, ``deck_known`` a parallel list (0 unknown, 1 known to the owner, 2 known to all),
+``discards`` lists with the top at the end, ``in_play`` and ``set_aside`` lists, ``known`` the
+counts of hand cards every seat knows (revealed and still there). Supply piles are lists with the
+top at the end. Pending work is a stack of tasks (effects.py); the top ``ask`` is the decision of
+``current_player``, who may be any seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from card_envs.core.game import Game, IllegalActionError, State
+from card_envs.core.rewards import rank_returns
+from card_envs.games.dominion import effects as fx
+from card_envs.games.dominion.cards import (
+    ACTION_CARDS, BANE_CANDIDATES, CARD_NAMES, CASTLE_CARDS, COPPER, COST, DEBT, ESTATE, FORTUNE, HUMBLE_CASTLE,
+    IS_ATTACK, KINGDOM_PILES, MOAT, NUM_CARDS, PILE_CARDS, PILE_OF, PLUS_ACTIONS, PLUS_BUYS, PLUS_CARDS, PLUS_COINS,
+    PLUS_VP, PROVINCE_PILE, TREASURE_CARDS, VP, YOUNG_WITCH, pile_setup)
+from card_envs.games.dominion.effects import CARD0, DONE, PILE0, PLAY_ALL
+
+ACTION_PHASE, TREASURE_PHASE, BUY_PHASE, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("action", "treasure", "buy", "over")
+# Play-all order: every other Treasure first, Fortune last (it doubles the $ made so far).
+TREASURE_ORDER = tuple(c for c in TREASURE_CARDS if c != FORTUNE) + (FORTUNE,)
+SPECIAL = {CARD_NAMES.index(k): f for k, f in fx.SPECIAL.items()}
+ON_GAIN = {CARD_NAMES.index(k): f for k, f in fx.ON_GAIN.items()}
+ON_TRASH = {CARD_NAMES.index(k): f for k, f in fx.ON_TRASH.items()}
+YOUNG_WITCH_PILE = PILE_OF[YOUNG_WITCH]
+
+
+class DominionState(State):
+    def __init__(self, game):
+        self.game = game
+        self.n = n = game.num_players
+        self.treasure_order = TREASURE_ORDER
+        self.kingdom: list[int] = []
+        self.bane = -1
+        self.supply: list[int] = []  # pile ids in this game, basic piles first
+        self.piles: list[list[int]] = [[] for _ in range(len(PILE_CARDS))]
+        self.trash = [0] * NUM_CARDS
+        self.hands = [[0] * NUM_CARDS for _ in range(n)]
+        self.hsize = [0] * n
+        self.known = [[0] * NUM_CARDS for _ in range(n)]
+        self.decks: list[list[int]] = [[] for _ in range(n)]
+        self.deck_known: list[list[int]] = [[] for _ in range(n)]
+        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.in_play: list[list[int]] = [[] for _ in range(n)]
+        self.set_aside: list[list[int]] = [[] for _ in range(n)]
+        self.owned = [[0] * NUM_CARDS for _ in range(n)]
+        self.vp = [0] * n
+        self.debt = [0] * n
+        self.turns = [0] * n
+        self.turn_player = 0
+        self.current_player = 0
+        self.phase = ACTION_PHASE
+        self.coins, self.actions, self.buys, self.saunas = 0, 1, 1, 0
+        self.fortune_used = False
+        self.immune = [False] * n
+        self.tasks: list[dict] = []
+        self.seed, self.shuffles = 0, 0
+        self._trig: list[dict] = []
+        self._legal: list[int] | None = None
+
+    # ----- setup ---------------------------------------------------------------------------
+    def setup(self, kingdom: list[int], bane: int, seed: int) -> None:
+        n = self.n
+        self.kingdom, self.bane, self.seed = list(kingdom), bane, seed
+        self.supply = list(range(7)) + sorted(set(self.kingdom) | ({bane} if bane >= 0 else set()))
+        for p in self.supply:
+            self.piles[p] = pile_setup(p, n)[::-1]
+        for p in range(n):
+            self.discards[p] = [COPPER] * 7 + [ESTATE] * 3
+            self.owned[p][COPPER], self.owned[p][ESTATE] = 7, 3
+            self.draw(p, 5)
+        self._run()
+
+    def bane_cards(self) -> tuple[int, ...]:
+        """Every card of the Bane pile counts as a Bane (split-pile rule 6)."""
+        return PILE_CARDS[self.bane] if self.bane >= 0 else ()
+
+    # ----- the Game/State contract ------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros(fx.NUM_ACTIONS, dtype=np.int8)
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        mask[self._legal] = 1
+        return mask
+
+    def scores(self) -> list[int]:
+        return [self.score(p) for p in range(self.n)]
+
+    def score(self, p: int) -> int:
+        owned = self.owned[p]
+        castles = sum(owned[c] for c in CASTLE_CARDS)
+        total = self.vp[p]
+        for c in range(NUM_CARDS):
+            if owned[c]:
+                v = VP[c]
+                if v is None:  # Humble: 1 per Castle you own; King's: 2 per Castle
+                    v = castles if c == HUMBLE_CASTLE else 2 * castles
+                total += v * owned[c]
+        return total
+
+    def returns(self) -> np.ndarray:
+        if self.phase != OVER:
+            return np.zeros(self.n)
+        s = self.scores()
+        if self.game.reward == "score":
+            arr = np.asarray(s, dtype=np.float64)
+            d = arr - (arr.sum() - arr) / (self.n - 1)
+            return d / max(100.0, float(np.abs(d).max()))
+        # Ties go to the player with the fewest turns; still tied, they share the rank.
+        return rank_returns([s[p] * 10_000 - self.turns[p] for p in range(self.n)])
+
+    def observation(self, player: int) -> np.ndarray:
+        return self.game.encoder.observation(self, player)
+
+    def state_tensor(self) -> np.ndarray:
+        return self.game.encoder.state_tensor(self)
+
+    def clone(self) -> "DominionState":
+        c = DominionState.__new__(DominionState)
+        c.__dict__.update(self.__dict__)
+        c.kingdom, c.supply = self.kingdom, self.supply  # never mutated after setup
+        c.piles = [list(x) for x in self.piles]
+        c.trash = list(self.trash)
+        c.hands = [list(x) for x in self.hands]
+        c.hsize = list(self.hsize)
+        c.known = [list(x) for x in self.known]
+        c.decks = [list(x) for x in self.decks]
+        c.deck_known = [list(x) for x in self.deck_known]
+        c.discards = [list(x) for x in self.discards]
+        c.in_play = [list(x) for x in self.in_play]
+        c.set_aside = [list(x) for x in self.set_aside]
+        c.owned = [list(x) for x in self.owned]
+        c.vp, c.debt, c.turns, c.immune = list(self.vp), list(self.debt), list(self.turns), list(self.immune)
+        c.tasks = [dict(t) for t in self.tasks]
+        c._trig = []
+        c._legal = None
+        return c
+
+    def to_json(self) -> dict[str, Any]:
+        from card_envs.games.dominion.snapshot import to_json
+        return to_json(self)
+
+    def determinize(self, player: int, rng: np.random.Generator) -> "DominionState":
+        """Everything `player` cannot see, resampled from sorted pools: the other players' hands
+        (but their revealed cards), decks (but cards known to all) and discards (but the top), his
+        own deck order (but known cards), and the seed of every later shuffle."""
+        c = self.clone()
+        c.seed = int(rng.integers(2**62))
+        for q in range(self.n):
+            deck, flags = c.decks[q], c.deck_known[q]
+            if q == player:
+                slots = [i for i, f in enumerate(flags) if f == 0]
+                pool = sorted(deck[i] for i in slots)
+                hand_free, disc_free = 0, 0
+            else:
+                slots = [i for i, f in enumerate(flags) if f < 2]
+                hand_free = c.hsize[q] - sum(c.known[q])
+                disc_free = max(0, len(c.discards[q]) - 1)
+                pool = sorted([deck[i] for i in slots] + c.discards[q][:disc_free]
+                              + [x for x in range(NUM_CARDS) for _ in range(c.hands[q][x] - c.known[q][x])])
+            if not pool:
+                continue
+            pool = [pool[i] for i in rng.permutation(len(pool))]
+            for i in slots:
+                deck[i] = pool.pop()
+            if q != player:
+                c.discards[q][:disc_free] = [pool.pop() for _ in range(disc_free)]
+                hand = list(c.known[q])
+                for _ in range(hand_free):
+                    hand[pool.pop()] += 1
+                c.hands[q] = hand
+        return c
+
+    # ----- legal actions ---------------------------------------------------------------------
+    def _compute_legal(self) -> list[int]:
+        if self.phase == OVER:
+            return []
+        if self.tasks:
+            t = self.tasks[-1]
+            return fx.ANSWERS[t["kind"]](self, t)
+        hand = self.hands[self.turn_player]
+        if self.phase == ACTION_PHASE:
+            return [DONE] + ([CARD0 + c for c in ACTION_CARDS if hand[c]] if self.actions > 0 else [])
+        if self.phase == TREASURE_PHASE:
+            out = [CARD0 + c for c in TREASURE_CARDS if hand[c]]
+            return [DONE, PLAY_ALL] + out if out else [DONE]
+        return [DONE] + self._buyable()
+
+    def _buyable(self) -> list[int]:
+        if self.buys <= 0 or self.debt[self.turn_player]:
+            return []
+        coins, piles = self.coins, self.piles
+        return [PILE0 + p for p in self.supply if piles[p] and COST[piles[p][-1]] <= coins]
+
+    # ----- apply -----------------------------------------------------------------------------
+    def apply(self, action: int) -> None:
+        action = self.game.check_action(action)
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(f"action {action} ({self.game.action_to_string(action)}) is illegal; "
+                                     f"legal: {', '.join(map(str, legal))}")
+        self._legal = None
+        if self.tasks:
+            t = self.tasks.pop()
+            mark = len(self.tasks)
+            if fx.answer(self, t, action):
+                self.tasks.insert(mark, t)
+                if self._trig:  # a trigger during a multi-card pick waits until the pick ends
+                    self.tasks[mark:mark] = self._trig[::-1]
+                    self._trig = []
+        else:
+            self._phase_answer(action)
+        self._run()
+
+    def _phase_answer(self, action: int) -> None:
+        p = self.turn_player
+        if self.phase == ACTION_PHASE:
+            if action == DONE:
+                self.phase = TREASURE_PHASE
+            else:
+                self.actions -= 1
+                self.play_from_hand(p, action - CARD0)
+        elif self.phase == TREASURE_PHASE:
+            if action == DONE:
+                self._enter_buy()
+            elif action == PLAY_ALL:
+                self.push(fx.task("play_all", p))
+            else:
+                self.play_from_hand(p, action - CARD0)
+        elif action == DONE:
+            self._end_turn()
+        else:
+            self._buy(action - PILE0)
+
+    def _run(self) -> None:
+        """Resolve tasks until a decision with a legal answer is pending, or the game ends."""
+        tasks = self.tasks
+        while True:
+            if self._trig:
+                tasks.extend(reversed(self._trig))
+                self._trig = []
+            if self.phase == OVER:
+                return
+            if tasks:
+                t = tasks[-1]
+                if t["op"] == "ask":
+                    if fx.ANSWERS[t["kind"]](self, t):
+                        self.current_player = t["p"]
+                        return
+                    tasks.pop()  # nothing to choose: the decision lapses
+                    if t["kind"] == "cellar":
+                        fx._finish_pick(self, t)
+                    continue
+                tasks.pop()
+                OPS[t["op"]](self, t)
+                continue
+            # The phase decisions are asked even with DONE alone (skipping would reveal a hand).
+            self.current_player = self.turn_player
+            return
+
+    # ----- turn structure --------------------------------------------------------------------
+    def _enter_buy(self) -> None:
+        self.phase = BUY_PHASE
+        self._pay_debt()
+
+    def _pay_debt(self) -> None:
+        """Debt is repaid automatically, as much as possible, whenever the Buy phase has $ (resolution)."""
+        p = self.turn_player
+        pay = min(self.coins, self.debt[p])
+        self.coins -= pay
+        self.debt[p] -= pay
+
+    def _buy(self, pile: int) -> None:
+        p = self.turn_player
+        card = self.piles[pile][-1]
+        self.coins -= COST[card]
+        self.debt[p] += DEBT[card]
+        self.buys -= 1
+        self.gain(p, pile)
+        self._pay_debt()
+
+    def _end_turn(self) -> None:
+        p = self.turn_player
+        for c in self.set_aside[p]:  # Encampment: back on top of its pile when Clean-up starts
+            self.piles[PILE_OF[c]].append(c)
+            self.owned[p][c] -= 1
+        self.set_aside[p] = []
+        hand, discard = self.hands[p], self.discards[p]
+        for c in range(NUM_CARDS):
+            if hand[c]:
+                discard.extend([c] * hand[c])
+                hand[c] = 0
+        discard.extend(self.in_play[p])  # played cards on top: the visible top was seen by all
+        self.in_play[p] = []
+        self.hsize[p] = 0
+        self.known[p] = [0] * NUM_CARDS
+        self.draw(p, 5)
+        self.turns[p] += 1
+        self.coins, self.actions, self.buys, self.saunas, self.fortune_used = 0, 1, 1, 0, False
+        self.immune = [False] * self.n
+        if self.game_should_end(p):
+            self.phase = OVER
+            return
+        self.turn_player = (p + 1) % self.n
+        self.current_player = self.turn_player
+        self.phase = ACTION_PHASE
+
+    def empty_piles(self) -> int:
+        return sum(1 for p in self.supply if not self.piles[p])
+
+    def game_should_end(self, p: int) -> bool:
+        if not self.piles[PROVINCE_PILE] or self.empty_piles() >= 3:
+            return True
+        return p == self.n - 1 and self.turns[p] >= self.game.max_turns  # the max_turns cap
+
+    # ----- zone primitives (used by effects) ---------------------------------------------------
+    def push(self, t: dict) -> None:
+        self.tasks.append(t)
+
+    def hand_size(self, p: int) -> int:
+        return self.hsize[p]
+
+    def _to_hand(self, p: int, c: int, public: bool) -> None:
+        self.hands[p][c] += 1
+        self.hsize[p] += 1
+        if public:
+            self.known[p][c] += 1
+
+    def _from_hand(self, p: int, c: int, public: bool = True) -> None:
+        self.hands[p][c] -= 1
+        self.hsize[p] -= 1
+        if public:  # seen leaving: one fewer known copy (it may have been the known one)
+            if self.known[p][c]:
+                self.known[p][c] -= 1
+        else:  # left unseen: the others no longer know which revealed cards remain
+            self.known[p] = [0] * NUM_CARDS
+
+    def _shuffle(self, p: int) -> None:
+        cards = sorted(self.discards[p])  # sorted: the new order depends only on the multiset
+        perm = np.random.default_rng([self.seed, self.shuffles]).permutation(len(cards))
+        self.shuffles += 1
+        self.decks[p] = [cards[i] for i in perm] + self.decks[p]
+        self.deck_known[p] = [0] * len(cards) + self.deck_known[p]
+        self.discards[p] = []
+
+    def draw(self, p: int, k: int) -> None:
+        hand, known = self.hands[p], self.known[p]
+        for _ in range(k):
+            if not self.decks[p]:
+                if not self.discards[p]:
+                    break
+                self._shuffle(p)
+            c = self.decks[p].pop()
+            if self.deck_known[p].pop() == 2:
+                known[c] += 1
+            hand[c] += 1
+            self.hsize[p] += 1
+
+    def reveal_top(self, p: int) -> int:
+        if not self.decks[p] and self.discards[p]:
+            self._shuffle(p)
+        if not self.decks[p]:
+            return -1
+        self.deck_known[p][-1] = 2
+        return self.decks[p][-1]
+
+    def top_to_hand(self, p: int) -> None:
+        c = self.decks[p].pop()
+        self.deck_known[p].pop()
+        self._to_hand(p, c, True)
+
+    def reveal_in_hand(self, p: int, c: int) -> None:
+        if self.known[p][c] < 1:
+            self.known[p][c] = 1
+
+    def reveal_hand(self, p: int) -> None:
+        self.known[p] = list(self.hands[p])
+
+    def hand_to_deck(self, p: int, c: int) -> None:
+        self._from_hand(p, c, public=False)
+        self.decks[p].append(c)
+        self.deck_known[p].append(1)
+
+    def discard_from_hand(self, p: int, c: int) -> None:
+        self._from_hand(p, c)
+        self.discards[p].append(c)
+
+    def discard_to_hand(self, p: int, c: int) -> None:
+        self.discards[p].remove(c)  # the deepest copy: the visible top stays if it can
+        self._to_hand(p, c, True)
+
+    def trash_from_hand(self, p: int, c: int) -> None:
+        self._from_hand(p, c)
+        self._trashed(p, c)
+
+    def trash_from_play(self, p: int, c: int) -> None:
+        play = self.in_play[p]
+        del play[len(play) - 1 - play[::-1].index(c)]
+        self._trashed(p, c)
+
+    def _trashed(self, p: int, c: int) -> None:
+        self.trash[c] += 1
+        self.owned[p][c] -= 1
+        if c in ON_TRASH:
+            self._trig.append(fx.task("on_trash", p, c))
+
+    def trash_from_supply(self, pile: int) -> None:
+        self.trash[self.piles[pile].pop()] += 1
+
+    def set_aside_from_play(self, p: int, c: int) -> None:
+        play = self.in_play[p]
+        if c in play:
+            del play[len(play) - 1 - play[::-1].index(c)]
+            self.set_aside[p].append(c)
+
+    def gain(self, p: int, pile: int, dest: str = "discard") -> int:
+        """Gain the top card of `pile` (rule 1: only the top); -1 when the pile is empty."""
+        cards = self.piles[pile]
+        if not cards:
+            return -1
+        c = cards.pop()
+        self.owned[p][c] += 1
+        if dest == "discard":
+            self.discards[p].append(c)
+        elif dest == "hand":
+            self._to_hand(p, c, True)
+        else:  # onto the deck, in view of all
+            self.decks[p].append(c)
+            self.deck_known[p].append(2)
+        if c in ON_GAIN:
+            self._trig.append(fx.task("on_gain", p, c))
+        return c
+
+    def play_from_hand(self, p: int, c: int) -> None:
+        self._from_hand(p, c)
+        self.in_play[p].append(c)
+        if IS_ATTACK[c]:  # reactions come before any of the Attack's effects
+            self.immune = [False] * self.n
+            self.push(fx.task("resolve", p, c))
+            for v in reversed(fx.others(self, p)):  # asked of all: being asked reveals no Moat
+                self.push(fx.ask("moat", v, c))
+        else:
+            self.resolve(p, c)
+
+    def resolve(self, p: int, c: int) -> None:
+        if PLUS_CARDS[c]:
+            self.draw(p, PLUS_CARDS[c])
+        self.actions += PLUS_ACTIONS[c]
+        self.buys += PLUS_BUYS[c]
+        self.coins += PLUS_COINS[c]
+        self.vp[p] += PLUS_VP[c]
+        special = SPECIAL.get(c)
+        if special is not None:
+            special(self, p, c)
+
+
+OPS = {
+    "resolve": lambda s, t: s.resolve(t["p"], t["card"]),
+    "on_gain": lambda s, t: ON_GAIN[t["card"]](s, t["p"], t["card"]),
+    "on_trash": lambda s, t: ON_TRASH[t["card"]](s, t["p"], t["card"]),
+    "play_all": fx.run_play_all,
+    "yw_victim": fx.run_yw_victim,
+}
+
+
+def draw_kingdom(rng: np.random.Generator, kingdom: list[int] | None, bane: int) -> tuple[list[int], int]:
+    """The kingdom (random: 10 of the implemented piles) and the Bane when Young Witch is in it."""
+    if kingdom is None:
+        kingdom = sorted(int(x) for x in rng.choice(KINGDOM_PILES, 10, replace=False))
+    if YOUNG_WITCH_PILE in kingdom and bane < 0:
+        options = [p for p in BANE_CANDIDATES if p not in kingdom]
+        bane = options[int(rng.integers(len(options)))]
+    if YOUNG_WITCH_PILE not in kingdom:
+        bane = -1
+    return list(kingdom), bane
+
+
+__all__ = ["DominionState", "draw_kingdom", "Game"]

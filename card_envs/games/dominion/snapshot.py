@@ -1,0 +1,340 @@
+"""JSON snapshots (format 1) and the one validation function that states their invariants.
+
+Keys: ``game``, ``format``, ``num_players``, ``kingdom`` (10 pile names), ``bane`` (pile name or
+null), ``seed`` and ``shuffles`` (shuffle k uses ``default_rng([seed, k])``), ``turn_player``,
+``current_player``, ``phase`` (action / treasure / buy / over), ``coins``, ``actions``, ``buys``,
+``saunas`` (Saunas played this turn), ``fortune_used``, ``immune`` (per seat: revealed Moat
+against the Attack being resolved), ``supply`` ({pile: [[card, count], ...] runs top first}),
+``trash`` ({card: count}), ``players`` (per seat: ``hand`` and ``known_hand`` {card: count},
+``deck`` top first with ``deck_known`` 0/1/2 = unknown / known to the owner / known to all,
+``discard`` bottom first, ``in_play``, ``set_aside``, ``vp_tokens``, ``debt``, ``turns``) and
+``tasks`` (the pending-work stack, bottom first: ``op``, ``kind``, ``p``, ``card``, ``lo``, ``hi``,
+``x``; see effects.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from card_envs.core.snapshot import check_keys, read_int, read_list, show
+from card_envs.games.dominion import effects as fx
+from card_envs.games.dominion.cards import (
+    BANE_CANDIDATES, CARD_ID, CARD_NAMES, CATAPULT, COPPER, ENCAMPMENT, ESTATE, FORTUNE, IS_ACTION, IS_ATTACK,
+    IS_TREASURE, KINGDOM_PILES, MILITIA, NUM_CARDS, OPULENT_CASTLE, PILE_CARDS, PILE_ID, PILE_NAMES, PILE_OF,
+    PROVINCE_PILE, RETURNS_TO_PILE, pile_setup)
+
+FORMAT = 1
+KEYS = ("game", "format", "num_players", "kingdom", "bane", "seed", "shuffles", "turn_player", "current_player",
+        "phase", "coins", "actions", "buys", "saunas", "fortune_used", "immune", "supply", "trash", "players", "tasks")
+PLAYER_KEYS = ("hand", "known_hand", "deck", "deck_known", "discard", "in_play", "set_aside", "vp_tokens", "debt",
+               "turns")
+TASK_KEYS = ("op", "kind", "p", "card", "lo", "hi", "x")
+PHASES = ("action", "treasure", "buy", "over")
+BIG = 10**6
+# Decisions asked of a seat other than the one whose turn it is.
+VICTIM_KINDS = frozenset({"moat", "discard_down", "bane", "haunted"})
+# The card whose effect may ask each decision (None: any card, e.g. a gained Castle's).
+SOURCES = {"cellar": {"Cellar"}, "chapel": {"Chapel"}, "moat": None, "workshop": {"Workshop"},
+           "discard_down": {"Militia", "Catapult"}, "remodel_trash": {"Remodel"}, "remodel_gain": {"Remodel"},
+           "yw_discard": {"Young Witch"}, "bane": {"Young Witch"}, "encampment": {"Encampment"},
+           "settlers": {"Settlers"}, "bustling": {"Bustling Village"}, "catapult": {"Catapult"},
+           "gladiator": {"Gladiator"}, "gladiator_copy": {"Gladiator"}, "sauna_avanto": {"Sauna"},
+           "avanto_sauna": {"Avanto"}, "sauna_trash": {"Silver"}, "small_castle": {"Small Castle"},
+           "haunted": {"Haunted Castle"}, "opulent": {"Opulent Castle"}, "sprawling": {"Sprawling Castle"}}
+
+
+def _runs(cards_top_first: list[int]) -> list[list]:
+    out: list[list] = []
+    for c in cards_top_first:
+        if out and out[-1][0] == CARD_NAMES[c]:
+            out[-1][1] += 1
+        else:
+            out.append([CARD_NAMES[c], 1])
+    return out
+
+
+def _counts(counts: list[int]) -> dict[str, int]:
+    return {CARD_NAMES[c]: k for c, k in enumerate(counts) if k}
+
+
+def to_json(s) -> dict[str, Any]:
+    names = CARD_NAMES
+    return {
+        "game": s.game.name, "format": FORMAT, "num_players": s.n,
+        "kingdom": [PILE_NAMES[p] for p in s.kingdom], "bane": PILE_NAMES[s.bane] if s.bane >= 0 else None,
+        "seed": s.seed, "shuffles": s.shuffles, "turn_player": s.turn_player, "current_player": s.current_player,
+        "phase": PHASES[s.phase], "coins": s.coins, "actions": s.actions, "buys": s.buys, "saunas": s.saunas,
+        "fortune_used": s.fortune_used, "immune": list(s.immune),
+        "supply": {PILE_NAMES[p]: _runs(s.piles[p][::-1]) for p in s.supply},
+        "trash": _counts(s.trash),
+        "players": [{
+            "hand": _counts(s.hands[q]), "known_hand": _counts(s.known[q]),
+            "deck": [names[c] for c in reversed(s.decks[q])], "deck_known": s.deck_known[q][::-1],
+            "discard": [names[c] for c in s.discards[q]], "in_play": [names[c] for c in s.in_play[q]],
+            "set_aside": [names[c] for c in s.set_aside[q]], "vp_tokens": s.vp[q], "debt": s.debt[q],
+            "turns": s.turns[q]} for q in range(s.n)],
+        "tasks": [{**t, "card": names[t["card"]] if t["card"] >= 0 else None} for t in s.tasks],
+    }
+
+
+# ----- readers -----------------------------------------------------------------------------------
+def _card(value: Any, field: str) -> int:
+    if not isinstance(value, str) or value not in CARD_ID:
+        raise ValueError(f"{field}: {show(value)} is not a card name of this game")
+    return CARD_ID[value]
+
+
+def _cards(value: Any, field: str) -> list[int]:
+    items = read_list(value, field)
+    if len(items) > 1000:
+        raise ValueError(f"{field}: {len(items)} cards is more than the game holds")
+    return [_card(x, f"{field}[{i}]") for i, x in enumerate(items)]
+
+
+def _count_dict(value: Any, field: str) -> list[int]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{field}: {show(value)} must be a dict of card name -> count")
+    counts = [0] * NUM_CARDS
+    for key, k in value.items():
+        c = _card(key, f"{field} key")
+        counts[c] = read_int(k, f"{field}[{key!r}]", 1000, 1)
+    return counts
+
+
+def _pile(value: Any, field: str) -> int:
+    if not isinstance(value, str) or value not in PILE_ID:
+        raise ValueError(f"{field}: {show(value)} is not a pile name; piles: {', '.join(PILE_NAMES)}")
+    return PILE_ID[value]
+
+
+def _flag(value: Any, field: str) -> bool:
+    if type(value) is not bool:
+        raise ValueError(f"{field}: {show(value)} must be true or false")
+    return value
+
+
+# ----- the validation --------------------------------------------------------------------------
+def from_json(game, data: Any):
+    """Build a state from a snapshot, refusing (ValueError naming the field) anything the rules
+    cannot reach: see the invariants checked below."""
+    from card_envs.games.dominion.rules import DominionState
+
+    check_keys(data, game, {FORMAT: KEYS})
+    n = game.num_players
+    s = DominionState(game)
+
+    # Kingdom: 10 distinct Kingdom piles; a Bane exactly when Young Witch is in it, costing $2-$3.
+    kingdom = [_pile(x, f"kingdom[{i}]") for i, x in enumerate(read_list(data["kingdom"], "kingdom", 10))]
+    if len(set(kingdom)) != 10 or any(p not in KINGDOM_PILES for p in kingdom):
+        raise ValueError(f"kingdom: {show(data['kingdom'])} must name 10 distinct Kingdom piles")
+    bane = -1 if data["bane"] is None else _pile(data["bane"], "bane")
+    has_yw = PILE_ID["Young Witch"] in kingdom
+    if has_yw != (bane >= 0) or (bane >= 0 and (bane not in BANE_CANDIDATES or bane in kingdom)):
+        raise ValueError(f"bane: {show(data['bane'])}; a Bane (a $2-$3 Kingdom pile outside the 10) is set "
+                         "exactly when Young Witch is in the kingdom")
+    if game.fixed_kingdom is not None and sorted(kingdom) != sorted(game.fixed_kingdom):
+        raise ValueError("kingdom: the snapshot's kingdom differs from this env's kingdom argument")
+    s.kingdom, s.bane = kingdom, bane
+    s.supply = list(range(7)) + sorted(set(kingdom) | ({bane} if bane >= 0 else set()))
+
+    s.seed = read_int(data["seed"], "seed", 2**63)
+    s.shuffles = read_int(data["shuffles"], "shuffles", BIG)
+    s.turn_player = read_int(data["turn_player"], "turn_player", n - 1)
+    s.current_player = read_int(data["current_player"], "current_player", n - 1)
+    if not isinstance(data["phase"], str) or data["phase"] not in PHASES:
+        raise ValueError(f"phase: {show(data['phase'])} must be one of {PHASES}")
+    s.phase = PHASES.index(data["phase"])
+    s.coins = read_int(data["coins"], "coins", BIG)
+    s.actions = read_int(data["actions"], "actions", BIG)
+    s.buys = read_int(data["buys"], "buys", BIG)
+    s.saunas = read_int(data["saunas"], "saunas", BIG)
+    s.fortune_used = _flag(data["fortune_used"], "fortune_used")
+    s.immune = [_flag(x, f"immune[{i}]") for i, x in enumerate(read_list(data["immune"], "immune", n))]
+
+    # Supply: exactly this game's piles; each holds only its own cards, in setup order below
+    # any returned cards on top (rules 1, 3, 4).
+    supply = data["supply"]
+    if not isinstance(supply, dict) or set(supply) != {PILE_NAMES[p] for p in s.supply}:
+        raise ValueError(f"supply: must be a dict with exactly the piles {[PILE_NAMES[p] for p in s.supply]}")
+    for p in s.supply:
+        field = f"supply[{PILE_NAMES[p]!r}]"
+        cards: list[int] = []
+        for i, run in enumerate(read_list(supply[PILE_NAMES[p]], field)):
+            run = read_list(run, f"{field}[{i}]", 2)
+            cards += [_card(run[0], f"{field}[{i}][0]")] * read_int(run[1], f"{field}[{i}][1]", 100, 1)
+        if any(PILE_OF[c] != p for c in cards):
+            raise ValueError(f"{field}: holds a card of another pile")
+        k = 0
+        while k < len(cards) and cards[k] in RETURNS_TO_PILE:
+            k += 1
+        setup = pile_setup(p, n)
+        rest = cards[k:]
+        if rest and rest != setup[len(setup) - len(rest):]:
+            raise ValueError(f"{field}: not in setup order (only a returned Encampment may cover other cards)")
+        s.piles[p] = cards[::-1]
+    s.trash = _count_dict(data["trash"], "trash")
+
+    players = read_list(data["players"], "players", n)
+    for q, pl in enumerate(players):
+        f = f"players[{q}]"
+        if not isinstance(pl, dict) or set(pl) != set(PLAYER_KEYS):
+            raise ValueError(f"{f}: must be a dict with exactly the keys {list(PLAYER_KEYS)}")
+        s.hands[q] = _count_dict(pl["hand"], f"{f}.hand")
+        s.hsize[q] = sum(s.hands[q])
+        s.known[q] = _count_dict(pl["known_hand"], f"{f}.known_hand")
+        if any(k > h for k, h in zip(s.known[q], s.hands[q])):
+            raise ValueError(f"{f}.known_hand: more known copies than the hand holds")
+        deck = _cards(pl["deck"], f"{f}.deck")
+        flags = read_list(pl["deck_known"], f"{f}.deck_known", len(deck))
+        s.deck_known[q] = [read_int(x, f"{f}.deck_known[{i}]", 2) for i, x in enumerate(flags)][::-1]
+        s.decks[q] = deck[::-1]
+        s.discards[q] = _cards(pl["discard"], f"{f}.discard")
+        s.in_play[q] = _cards(pl["in_play"], f"{f}.in_play")
+        s.set_aside[q] = _cards(pl["set_aside"], f"{f}.set_aside")
+        s.vp[q] = read_int(pl["vp_tokens"], f"{f}.vp_tokens", BIG)
+        s.debt[q] = read_int(pl["debt"], f"{f}.debt", BIG)
+        s.turns[q] = read_int(pl["turns"], f"{f}.turns", game.max_turns)
+        owned = s.owned[q]
+        for zone in (s.decks[q], s.discards[q], s.in_play[q], s.set_aside[q]):
+            for c in zone:
+                owned[c] += 1
+        for c in range(NUM_CARDS):
+            owned[c] += s.hands[q][c]
+        if q != s.turn_player and (s.in_play[q] or s.set_aside[q]):
+            raise ValueError(f"{f}: only the player whose turn it is has cards in play or set aside")
+        if any(c not in RETURNS_TO_PILE for c in s.set_aside[q]):
+            raise ValueError(f"{f}.set_aside: only an Encampment is ever set aside")
+
+    _check_conservation(s, game)
+    _check_turns(s, game)
+    s.tasks = _tasks(data["tasks"], s)
+    _check_settled(s)
+    return s
+
+
+def _check_conservation(s, game) -> None:
+    """Every card name: Supply + trash + every player's zones == the game's starting total."""
+    n = s.n
+    total = [0] * NUM_CARDS
+    for p in s.supply:
+        for c in pile_setup(p, n):
+            total[c] += 1
+    total[COPPER] += 7 * n
+    total[ESTATE] += 3 * n
+    found = list(s.trash)
+    for p in s.supply:
+        for c in s.piles[p]:
+            found[c] += 1
+    for q in range(n):
+        for c in range(NUM_CARDS):
+            found[c] += s.owned[q][c]
+    for c in range(NUM_CARDS):
+        if found[c] != total[c]:
+            raise ValueError(f"cards: {found[c]} {CARD_NAMES[c]} in the Supply, trash and players' zones; "
+                             f"this game has {total[c]}")
+
+
+def _check_turns(s, game) -> None:
+    """Seat 0 starts, so seats before the turn player have had one turn more; per-phase counts."""
+    t, base = s.turn_player, s.turns[s.turn_player]
+    over = s.phase == 3
+    for q in range(s.n):
+        want = base + (1 if q < t else 0)
+        if over:  # the game ended after the turn player's turn, which is already counted
+            want = base if q <= t else base - 1
+        if s.turns[q] != want:
+            raise ValueError(f"players[{q}].turns: {s.turns[q]}, but seat 0 starts and turns alternate "
+                             f"(expected {want})")
+    play = s.in_play[t]
+    if s.phase == 0 and any(IS_TREASURE[c] and not IS_ACTION[c] for c in play):
+        raise ValueError("phase: Treasures are in play during the Action phase")
+    if s.fortune_used and FORTUNE not in play:
+        raise ValueError("fortune_used: no Fortune is in play")
+    if s.saunas > play.count(CARD_ID["Sauna"]):
+        raise ValueError("saunas: more Saunas played than are in play")
+    if over:
+        empty = sum(1 for p in s.supply if not s.piles[p])
+        if s.piles[PROVINCE_PILE] and empty < 3 and min(s.turns) < game.max_turns:
+            raise ValueError("phase: 'over', but no ending condition holds")
+        if s.in_play[t] or s.set_aside[t] or s.coins or s.saunas or s.fortune_used or s.actions != 1 or s.buys != 1:
+            raise ValueError("phase: 'over' leaves a cleaned-up position (nothing in play, counters reset)")
+
+
+def _tasks(value: Any, s) -> list[dict]:
+    items = read_list(value, "tasks")
+    if len(items) > 200:
+        raise ValueError(f"tasks: {len(items)} pending tasks is more than any position has")
+    if s.phase == 3 and items:
+        raise ValueError("tasks: a finished game has no pending work")
+    out = []
+    for i, t in enumerate(items):
+        f = f"tasks[{i}]"
+        if not isinstance(t, dict) or set(t) != set(TASK_KEYS):
+            raise ValueError(f"{f}: must be a dict with exactly the keys {list(TASK_KEYS)}")
+        op, kind = t["op"], t["kind"]
+        if not isinstance(op, str) or op not in fx.TASK_OPS:
+            raise ValueError(f"{f}.op: {show(op)} must be one of {fx.TASK_OPS}")
+        if op == "ask":
+            if not isinstance(kind, str) or kind not in SOURCES:
+                raise ValueError(f"{f}.kind: {show(kind)} must be one of {sorted(SOURCES)}")
+        elif kind != "":
+            raise ValueError(f"{f}.kind: only an 'ask' has a kind")
+        p = read_int(t["p"], f"{f}.p", s.n - 1)
+        card = -1 if t["card"] is None else _card(t["card"], f"{f}.card")
+        lo, hi = read_int(t["lo"], f"{f}.lo", 1000), read_int(t["hi"], f"{f}.hi", 1000)
+        x = read_int(t["x"], f"{f}.x", 1000)
+        turn = s.turn_player
+        if op == "ask":
+            allowed = SOURCES[kind]
+            if card < 0 or (allowed is not None and CARD_NAMES[card] not in allowed):
+                raise ValueError(f"{f}.card: {show(t['card'])} cannot ask a {kind!r} decision")
+            if kind == "moat" and not IS_ATTACK[card]:
+                raise ValueError(f"{f}.card: Moat reacts to an Attack only")
+            if kind == "gladiator_copy":
+                owner_ok = p == (turn + 1) % s.n  # the left-hand neighbour
+            else:
+                owner_ok = (p != turn) if kind in VICTIM_KINDS else (p == turn)
+            if not owner_ok:
+                raise ValueError(f"{f}.p: seat {p} cannot own a {kind!r} decision on seat {turn}'s turn")
+            if kind in fx.PICK_KINDS and lo > hi:
+                raise ValueError(f"{f}: lo {lo} > hi {hi}")
+            if kind == "gladiator_copy" and x >= NUM_CARDS:
+                raise ValueError(f"{f}.x: {x} is not a card index")
+            if kind == "discard_down" and card not in (MILITIA, CATAPULT):
+                raise ValueError(f"{f}.card: only Militia and Catapult make players discard down")
+            if kind == "opulent" and card != OPULENT_CASTLE:
+                raise ValueError(f"{f}.card: only Opulent Castle asks that")
+        elif op == "resolve":
+            if card < 0 or not IS_ATTACK[card] or p != turn:
+                raise ValueError(f"{f}: only the turn player's Attack waits to resolve")
+        elif op in ("on_gain", "on_trash"):
+            table = fx.ON_GAIN if op == "on_gain" else fx.ON_TRASH
+            if card < 0 or CARD_NAMES[card] not in table:
+                raise ValueError(f"{f}.card: {show(t['card'])} has no {op} trigger")
+        elif op == "play_all":
+            if p != turn or s.phase != 1 or card != -1:
+                raise ValueError(f"{f}: playing all Treasures belongs to the turn player's Buy phase")
+        elif op == "yw_victim":
+            if p == turn or x != turn or card != CARD_ID["Young Witch"]:
+                raise ValueError(f"{f}: a Young Witch victim is another seat, x the attacker")
+        out.append({"op": op, "kind": kind, "p": p, "card": card, "lo": lo, "hi": hi, "x": x})
+    if out and out[-1]["op"] != "ask":
+        raise ValueError("tasks: the top task must be a pending decision")
+    return out
+
+
+def _check_settled(s) -> None:
+    """A snapshot is a position where a decision is pending: the owner is current_player and
+    the engine has nothing left to resolve on its own."""
+    if s.phase == 3:
+        return
+    probe = s.clone()
+    probe._run()
+    if to_json(probe) != to_json(s):
+        raise ValueError("tasks: not a position where a decision is pending (the engine would move on)")
+    if not s.legal_actions():
+        raise ValueError("tasks: the pending decision has no legal answer")
+    owner = s.tasks[-1]["p"] if s.tasks else s.turn_player
+    if s.current_player != owner:
+        raise ValueError(f"current_player: {s.current_player}, but the pending decision belongs to seat {owner}")
+    _ = ENCAMPMENT
