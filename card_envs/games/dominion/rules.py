@@ -423,6 +423,17 @@ class DominionState(State):
     def trash_from_supply(self, pile: int) -> None:
         self.trash[self.piles[pile].pop()] += 1
 
+    def rotate_pile(self, pile: int) -> None:
+        """Split-pile rule 7 (Allies, for tier 3): the top card and the copies directly under it
+        go to the bottom. A one-name pile does not change."""
+        cards = self.piles[pile]  # top at the end
+        if not cards:
+            return
+        k = 1
+        while k < len(cards) and cards[-1 - k] == cards[-1]:
+            k += 1
+        self.piles[pile] = cards[-k:] + cards[:-k]
+
     def set_aside_from_play(self, p: int, c: int) -> None:
         play = self.in_play[p]
         if c in play:

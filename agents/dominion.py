@@ -1,0 +1,238 @@
+"""Scripted Dominion agents: the buy-rule bots of the rules file (section 7).
+
+Every bot plays its Action cards whenever it can (villages and other non-terminal cards first),
+plays all its Treasures, and buys the first card of its priority list that it can afford. Side
+decisions are answered by small fixed rules: discard / trash the least useful cards (Curse, then
+Victory-only cards, then Copper), always reveal Moat, a Bane, a Gladiator copy or a Gold for
+Encampment, take Settlers' Copper, play Sauna's partner, gain Silver with a Workshop, a Duchy from
+Sprawling Castle. "Money" is the total $ value of the Treasures the player owns.
+
+Classes: `BigMoneyUltimate`, `SmithyBM`, `BigSmithy`, `WitchBM`, `CatapultRocksBM` and
+`DominionHeuristic` (the default ``heuristic``: Witch-BM where Witch is in the Supply, else
+Smithy-BM with Smithy, else Catapult/Rocks-BM with that pile, else Big Money Ultimate).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.policy import Policy
+from card_envs.games.dominion.cards import (
+    CARD_ID, GOLD, IS_ACTION, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PLUS_ACTIONS, PLUS_COINS, PROVINCE,
+    SILVER)
+from card_envs.games.dominion.effects import CARD0, DECISIONS, DONE, OPTION0, PILE0, PLAY_ALL
+
+COIN_VALUE = np.array([PLUS_COINS[c] if IS_TREASURE[c] else 0 for c in range(NUM_CARDS)], dtype=np.float64)
+COIN_VALUE[CARD_ID["Fortune"]] = 3.0  # doubling: worth about a Gold in a money deck
+# How much a card is worth keeping in hand (lowest discarded / trashed first).
+KEEP = np.array([COIN_VALUE[c] if IS_TREASURE[c] else (2.5 if IS_ACTION[c] else -1.0) for c in range(NUM_CARDS)])
+KEEP[CARD_ID["Curse"]] = -2.0
+# Action play order: non-terminal (gives +Actions) first, then the biggest draw.
+ACTION_ORDER = sorted((c for c in range(NUM_CARDS) if IS_ACTION[c]), key=lambda c: (-(PLUS_ACTIONS[c] > 0), -c))
+TRASH_JUNK = (CARD_ID["Curse"], CARD_ID["Estate"])
+P = PILE_ID
+
+
+class DominionBot(Policy):
+    """A buy-rule bot; subclasses give `priorities(view)`: pile names in the order to try."""
+
+    name = "dominion_bot"
+
+    def __init__(self, game):
+        self.layout = game.observation_layout
+        self.n = game.num_players
+
+    # ----- what the bot reads ----------------------------------------------------------------
+    def _facts(self, obs: np.ndarray) -> dict:
+        v = self.layout.views(obs)
+        owned = np.rint(v["owned"][0] * 10)
+        supply = np.rint(v["pile_size"] * 10)
+        in_game = v["supply_in"] > 0
+        sizes = np.sort(supply[in_game])
+        return {"v": v, "owned": owned, "money": float(owned @ COIN_VALUE),
+                "treasures": float(owned[[c for c in range(NUM_CARDS) if IS_TREASURE[c]]].sum()),
+                "cards": float(owned.sum()), "provinces": int(supply[P["Province"]]),
+                "gains_to_end": int(min(supply[P["Province"]], sizes[:3].sum())), "in_game": in_game,
+                "supply_top": v["supply_top"]}
+
+    def priorities(self, f: dict) -> list[str]:
+        raise NotImplementedError
+
+    # ----- acting ----------------------------------------------------------------------------
+    def act(self, observation, action_mask, rng) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 1:
+            return int(legal[0])
+        v = self.layout.views(observation)
+        kind = DECISIONS[int(np.argmax(v["decision"]))]
+        mask = action_mask
+        cards = [int(a) - CARD0 for a in legal if CARD0 <= a < PILE0]
+        if kind == "action":
+            for c in ACTION_ORDER:
+                if mask[CARD0 + c]:
+                    return CARD0 + c
+            return DONE
+        if kind == "treasure":
+            return PLAY_ALL if mask[PLAY_ALL] else DONE
+        if kind == "buy":
+            for name in self.priorities(self._facts(observation)):
+                if mask[PILE0 + P[name]]:
+                    return PILE0 + P[name]
+            return DONE
+        if kind in ("moat", "bane", "gladiator_copy", "encampment", "settlers", "bustling", "sauna_avanto",
+                    "avanto_sauna"):
+            return CARD0 + cards[0] if cards else DONE
+        if kind in ("discard_down", "yw_discard", "haunted", "remodel_trash", "catapult"):
+            return CARD0 + min(cards, key=lambda c: (KEEP[c], c)) if cards else int(legal[0])
+        if kind in ("chapel", "sauna_trash"):
+            junk = [c for c in cards if c in TRASH_JUNK]
+            return CARD0 + junk[0] if junk else DONE
+        if kind == "cellar":
+            junk = [c for c in cards if KEEP[c] < 0]
+            return CARD0 + junk[0] if junk else DONE
+        if kind == "opulent":  # $2 beats holding a green card
+            return CARD0 + cards[0] if cards else DONE
+        if kind == "gladiator":  # the card the neighbour is least likely to hold: the dearest
+            return CARD0 + max(cards, key=lambda c: (KEEP[c] if not IS_VICTORY[c] else 9, c))
+        if kind in ("workshop", "remodel_gain"):
+            for name in ["Gold", "Duchy", "Silver", "Estate"]:
+                if mask[PILE0 + P[name]]:
+                    return PILE0 + P[name]
+            return int(legal[-1])
+        if kind == "sprawling":
+            return OPTION0
+        return int(legal[0])
+
+
+class BigMoneyUltimate(DominionBot):
+    name = "big_money_ultimate"
+
+    def priorities(self, f):
+        out = []
+        if f["money"] > 18:
+            out.append("Province")
+        if f["provinces"] <= 4:
+            out.append("Duchy")
+        if f["provinces"] <= 2:
+            out.append("Estate")
+        out.append("Gold")
+        if f["provinces"] <= 6:
+            out.append("Duchy")
+        return out + ["Silver"]
+
+
+class SmithyBM(DominionBot):
+    name = "smithy_bm"
+    engine = "Smithy"
+
+    def priorities(self, f):
+        out = []
+        if f["money"] > 15:
+            out.append("Province")
+        if f["provinces"] <= 4:
+            out.append("Duchy")
+        if f["provinces"] <= 2:
+            out.append("Estate")
+        out.append("Gold")
+        if f["provinces"] <= 6:
+            out.append("Duchy")
+        if f["owned"][CARD_ID[self.engine]] < f["treasures"] / 11:
+            out.append(self.engine)
+        return out + ["Silver"]
+
+
+class BigSmithy(DominionBot):
+    """dominiate's BigSmithy (Province at money > 15: the rules file's "if 6 or fewer are left"
+    would never buy the first Province with 2 players)."""
+
+    name = "big_smithy"
+
+    def priorities(self, f):
+        out = []
+        if f["money"] > 15:
+            out.append("Province")
+        if f["gains_to_end"] <= 5:
+            out.append("Duchy")
+        if f["gains_to_end"] <= 2:
+            out.append("Estate")
+        out.append("Gold")
+        smithies = f["owned"][CARD_ID["Smithy"]]
+        if smithies < 2 and f["cards"] >= 16:
+            out.append("Smithy")
+        if smithies < 1:
+            out.append("Smithy")
+        return out + ["Silver"]
+
+
+class WitchBM(DominionBot):
+    name = "witch_bm"
+
+    def priorities(self, f):
+        out = []
+        if f["owned"][GOLD] > 0:
+            out.append("Province")
+        if f["provinces"] <= 5:
+            out.append("Duchy")
+        if f["provinces"] <= 2:
+            out.append("Estate")
+        witches = f["owned"][CARD_ID["Witch"]]
+        if witches < 1:
+            out.append("Witch")
+        out.append("Gold")
+        if witches < 2:
+            out.append("Witch")
+        return out + ["Silver"]
+
+
+class CatapultRocksBM(DominionBot):
+    """Split-pile probe: Smithy-BM's money rules with 1-2 Catapults, and Rocks once exposed."""
+
+    name = "catapult_rocks_bm"
+
+    def priorities(self, f):
+        out = []
+        if f["money"] > 15:
+            out.append("Province")
+        if f["provinces"] <= 4:
+            out.append("Duchy")
+        if f["provinces"] <= 2:
+            out.append("Estate")
+        out.append("Gold")
+        if f["provinces"] <= 6:
+            out.append("Duchy")
+        top_rocks = f["supply_top"][CARD_ID["Rocks"]] > 0
+        if top_rocks:
+            out.append("Catapult/Rocks")  # Rocks: $1 and a Silver on gain
+        elif f["owned"][CARD_ID["Catapult"]] < (1 if f["treasures"] < 12 else 2):
+            out.append("Catapult/Rocks")
+        return out + ["Silver"]
+
+    def act(self, observation, action_mask, rng) -> int:
+        v = self.layout.views(observation)
+        if DECISIONS[int(np.argmax(v["decision"]))] == "catapult":
+            # Rocks gives a Silver back and hits with both halves; then Curse, Estate, Copper.
+            for c in ("Rocks", "Curse", "Estate", "Copper"):
+                if action_mask[CARD0 + CARD_ID[c]]:
+                    return CARD0 + CARD_ID[c]
+        return super().act(observation, action_mask, rng)
+
+
+class DominionHeuristic(DominionBot):
+    """The default scripted agent: the strongest of the bots the Supply allows."""
+
+    name = "heuristic"
+
+    def __init__(self, game):
+        super().__init__(game)
+        self._bots = {k: cls(game) for k, cls in (("Witch", WitchBM), ("Smithy", SmithyBM),
+                                                  ("Catapult/Rocks", CatapultRocksBM), ("", BigMoneyUltimate))}
+
+    def act(self, observation, action_mask, rng) -> int:
+        present = self.layout.views(observation)["supply_in"]
+        for key in ("Witch", "Smithy", "Catapult/Rocks"):
+            if present[P[key]] > 0:
+                return self._bots[key].act(observation, action_mask, rng)
+        return self._bots[""].act(observation, action_mask, rng)
+
+
+_ = (PROVINCE, SILVER)
