@@ -136,6 +136,18 @@ def test_observation_is_unchanged_by_resampling_hidden_cards(env_case, seed):
     assert changed > checked // 2, "determinize() should resample hidden cards in most positions"
 
 
+def sampled_positions(game, seed: int, count: int = 8) -> list:
+    """`count` positions of one random game, drawn uniformly (reservoir sampling), and its end."""
+    rng = np.random.default_rng(seed + 1000)
+    kept, state = [], None
+    for step, state in enumerate(random_walk(game, seed)):
+        if len(kept) < count:
+            kept.append(state.clone())
+        elif (slot := rng.integers(step + 1)) < count:
+            kept[slot] = state.clone()
+    return kept + [state.clone()]
+
+
 @pytest.mark.parametrize("seed", range(2))
 def test_determinized_copies_are_whole_positions(env_case, seed):
     """A copy for any seat is a position of its own: a snapshot loader accepts it, its legal
@@ -144,9 +156,7 @@ def test_determinized_copies_are_whole_positions(env_case, seed):
     env_id, config = env_case
     game = card_envs.make_game(env_id, **config)
     rng = np.random.default_rng(seed)
-    for step, state in enumerate(random_walk(game, seed)):
-        if step % 3 and not state.is_terminal():
-            continue
+    for state in sampled_positions(game, seed):
         state.legal_actions()  # warm any cache, as a search policy asking for its moves would
         for seat in range(game.num_players):
             copy = state.determinize(seat, rng)
