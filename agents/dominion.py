@@ -210,8 +210,8 @@ class CatapultRocksBM(DominionBot):
     def act(self, observation, action_mask, rng) -> int:
         v = self.layout.views(observation)
         if DECISIONS[int(np.argmax(v["decision"]))] == "catapult":
-            # Rocks gives a Silver back and hits with both halves; then Curse, Estate, Copper.
-            for c in ("Rocks", "Curse", "Estate", "Copper"):
+            # Rocks gives a Silver back and hits with both halves; then Curse, Copper (a discard attack), Estate.
+            for c in ("Rocks", "Curse", "Copper", "Estate"):
                 if action_mask[CARD0 + CARD_ID[c]]:
                     return CARD0 + CARD_ID[c]
         return super().act(observation, action_mask, rng)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from card_envs.core.layout import Layout, Piece
-from card_envs.games.dominion.cards import NUM_CARDS, NUM_PILES
+from card_envs.games.dominion.cards import NUM_CARDS, NUM_PILES, PILE_CARDS as SINGLE
 from card_envs.games.dominion.effects import DECISION_INDEX, DECISIONS
 
 C, P = NUM_CARDS, NUM_PILES
@@ -61,6 +61,30 @@ def state_layout(n: int) -> Layout:
     ] + _public_pieces(n, "absolute"))
 
 
+def supply_block(s) -> np.ndarray:
+    """supply_in, pile_size, bane, supply_counts, supply_top, supply_depth (contiguous pieces)."""
+    counts, top, depth = [0.0] * C, [0.0] * C, [0.0] * C
+    supply_in, pile_size, bane = [0.0] * P, [0.0] * P, [0.0] * P
+    if s.bane >= 0:
+        bane[s.bane] = 1.0
+    for p in s.supply:
+        pile = s.piles[p]
+        supply_in[p] = 1.0
+        pile_size[p] = len(pile) / 10
+        if not pile:
+            continue
+        top[pile[-1]] = 1.0
+        if len(SINGLE[p]) == 1:  # a one-name pile: no order to scan
+            counts[pile[-1]] = len(pile) / 10
+            depth[pile[-1]] = 1 / 13
+            continue
+        last = len(pile) - 1
+        for i, c in enumerate(pile):  # the top is at the end: later copies are higher
+            counts[c] += 0.1
+            depth[c] = (last - i + 1) / 13
+    return np.array(supply_in + pile_size + bane + counts + top + depth, dtype=np.float32)
+
+
 class Encoder:
     def __init__(self, game):
         n = self.n = game.num_players
@@ -71,6 +95,15 @@ class Encoder:
         self._obs_views = self.obs_layout.views(self._obs)
         self._st = np.zeros(self.state_layout.size, dtype=np.float32)
         self._st_views = self.state_layout.views(self._st)
+        self._scaled = [slice(self.obs_layout.slices["in_play"].start, self.obs_layout.slices["known_hand"].stop),
+                        slice(self.obs_layout.slices["sizes"].start, self.obs_layout.slices["debt"].stop)]
+        self._supply_slice = slice(self.obs_layout.slices["supply_in"].start,
+                                   self.obs_layout.slices["supply_depth"].stop)
+        self._supply_slice_state = slice(self.state_layout.slices["supply_in"].start,
+                                         self.state_layout.slices["supply_depth"].stop)
+        self._scaled_state = [slice(self.state_layout.slices["in_play"].start,
+                                    self.state_layout.slices["known_hand"].stop),
+                              slice(self.state_layout.slices["sizes"].start, self.state_layout.slices["debt"].stop)]
 
     def observation(self, s, player: int) -> np.ndarray:
         buf, v = self._obs, self._obs_views
@@ -85,7 +118,7 @@ class Encoder:
             for k in range(min(2, len(deck))):
                 if flags[-1 - k] >= need:
                     v["deck_top"][r, k, deck[-1 - k]] = 1.0
-        self._public(s, v, player)
+        self._public(s, v, player, buf, self._scaled)
         v["hand"] *= 0.1
         v["deck"] *= 0.1
         v["discard"] *= 0.1
@@ -106,40 +139,33 @@ class Encoder:
         v["decks"] *= 0.1
         v["discards"] *= 0.1
         v["chance"][0] = s.seed / 2**62
-        self._public(s, v, 0)
+        self._public(s, v, 0, buf, self._scaled_state)
         return buf.copy()
 
-    def _public(self, s, v, first: int) -> None:
+    def _public(self, s, v, first: int, flat: np.ndarray, scaled: list) -> None:
         n = self.n
-        for r in range(n):
-            q = (first + r) % n
+        order = [(first + r) % n for r in range(n)]
+        for r, q in enumerate(order):
             if s.in_play[q]:
                 v["in_play"][r] = np.bincount(s.in_play[q], minlength=C)
             for c in s.set_aside[q]:
                 v["set_aside"][r, c] += 1
-            v["owned"][r] = s.owned[q]
-            v["known_hand"][r] = s.known[q]
             if s.discards[q]:
                 v["discard_top"][r, s.discards[q][-1]] = 1.0
-            v["sizes"][r] = (s.hsize[q], len(s.decks[q]), len(s.discards[q]))
-            v["vp_tokens"][r] = min(s.vp[q], 10_000)
-            v["debt"][r] = min(s.debt[q], 10_000)
-            v["turns"][r] = min(1.0, s.turns[q] / self.game.max_turns)
-            v["score"][r] = min(20.0, max(0.0, (s.score(q) + 50) / 100))
-        for name in ("in_play", "set_aside", "owned", "known_hand", "sizes", "vp_tokens", "debt"):
-            v[name] *= 0.1
-        for p in s.supply:
-            pile = s.piles[p]
-            v["supply_in"][p] = 1.0
-            v["pile_size"][p] = len(pile) / 10
-            if pile:
-                v["supply_top"][pile[-1]] = 1.0
-                last = len(pile) - 1
-                for i, c in enumerate(pile):  # the top is at the end: later copies are higher
-                    v["supply_counts"][c] += 0.1
-                    v["supply_depth"][c] = (last - i + 1) / 13
-        if s.bane >= 0:
-            v["bane"][s.bane] = 1.0
+        v["owned"][:] = [s.owned[q] for q in order]
+        v["known_hand"][:] = [s.known[q] for q in order]
+        v["sizes"][:] = [(s.hsize[q], len(s.decks[q]), len(s.discards[q])) for q in order]
+        v["vp_tokens"][:] = [min(s.vp[q], 10_000) for q in order]
+        v["debt"][:] = [min(s.debt[q], 10_000) for q in order]
+        max_turns = self.game.max_turns
+        v["turns"][:] = [min(1.0, s.turns[q] / max_turns) for q in order]
+        v["score"][:] = [min(20.0, max(0.0, (s.score(q) + 50) / 100)) for q in order]
+        for sl in scaled:  # the count pieces lie in two contiguous runs: one multiply each
+            flat[sl] *= 0.1
+        block = s._supply_obs
+        if block is None:  # recomputed only after the Supply changed (cached on the state)
+            block = s._supply_obs = supply_block(s)
+        flat[self._supply_slice if scaled is self._scaled else self._supply_slice_state] = block
         v["trash"][:] = s.trash
         v["trash"] *= 0.1
         v["phase"][s.phase] = 1.0

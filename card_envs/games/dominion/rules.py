@@ -10,6 +10,7 @@ top at the end. Pending work is a stack of tasks (effects.py); the top ``ask`` i
 
 from __future__ import annotations
 
+from operator import mul
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from card_envs.core.rewards import rank_returns
 from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import (
     ACTION_CARDS, BANE_CANDIDATES, CARD_NAMES, CASTLE_CARDS, COPPER, COST, DEBT, ESTATE, FORTUNE, HUMBLE_CASTLE,
-    IS_ATTACK, KINGDOM_PILES, MOAT, NUM_CARDS, PILE_CARDS, PILE_OF, PLUS_ACTIONS, PLUS_BUYS, PLUS_CARDS, PLUS_COINS,
+    IS_ATTACK, KINGDOM_PILES, KINGS_CASTLE, MOAT, NUM_CARDS, PILE_CARDS, PILE_OF, PLUS_ACTIONS, PLUS_BUYS, PLUS_CARDS, PLUS_COINS,
     PLUS_VP, PROVINCE_PILE, TREASURE_CARDS, VP, YOUNG_WITCH, pile_setup)
 from card_envs.games.dominion.effects import CARD0, DONE, PILE0, PLAY_ALL
 
@@ -31,6 +32,7 @@ SPECIAL = {CARD_NAMES.index(k): f for k, f in fx.SPECIAL.items()}
 ON_GAIN = {CARD_NAMES.index(k): f for k, f in fx.ON_GAIN.items()}
 ON_TRASH = {CARD_NAMES.index(k): f for k, f in fx.ON_TRASH.items()}
 YOUNG_WITCH_PILE = PILE_OF[YOUNG_WITCH]
+FIXED_VP = tuple(v or 0 for v in VP)  # Humble and King's Castle count by a rule
 
 
 class DominionState(State):
@@ -65,6 +67,7 @@ class DominionState(State):
         self.seed, self.shuffles = 0, 0
         self._trig: list[dict] = []
         self._legal: list[int] | None = None
+        self._supply_obs = None  # the observation's Supply block, cleared when a pile changes
 
     # ----- setup ---------------------------------------------------------------------------
     def setup(self, kingdom: list[int], bane: int, seed: int) -> None:
@@ -104,14 +107,10 @@ class DominionState(State):
 
     def score(self, p: int) -> int:
         owned = self.owned[p]
-        castles = sum(owned[c] for c in CASTLE_CARDS)
-        total = self.vp[p]
-        for c in range(NUM_CARDS):
-            if owned[c]:
-                v = VP[c]
-                if v is None:  # Humble: 1 per Castle you own; King's: 2 per Castle
-                    v = castles if c == HUMBLE_CASTLE else 2 * castles
-                total += v * owned[c]
+        total = self.vp[p] + sum(map(mul, owned, FIXED_VP))
+        if owned[HUMBLE_CASTLE] or owned[KINGS_CASTLE]:  # 1 / 2 VP per Castle you own
+            castles = sum(owned[c] for c in CASTLE_CARDS)
+            total += castles * (owned[HUMBLE_CASTLE] + 2 * owned[KINGS_CASTLE])
         return total
 
     def returns(self) -> np.ndarray:
@@ -299,6 +298,7 @@ class DominionState(State):
         p = self.turn_player
         for c in self.set_aside[p]:  # Encampment: back on top of its pile when Clean-up starts
             self.piles[PILE_OF[c]].append(c)
+            self._supply_obs = None
             self.owned[p][c] -= 1
         self.set_aside[p] = []
         hand, discard = self.hands[p], self.discards[p]
@@ -422,6 +422,7 @@ class DominionState(State):
 
     def trash_from_supply(self, pile: int) -> None:
         self.trash[self.piles[pile].pop()] += 1
+        self._supply_obs = None
 
     def rotate_pile(self, pile: int) -> None:
         """Split-pile rule 7 (Allies, for tier 3): the top card and the copies directly under it
@@ -433,6 +434,7 @@ class DominionState(State):
         while k < len(cards) and cards[-1 - k] == cards[-1]:
             k += 1
         self.piles[pile] = cards[-k:] + cards[:-k]
+        self._supply_obs = None
 
     def set_aside_from_play(self, p: int, c: int) -> None:
         play = self.in_play[p]
@@ -446,6 +448,7 @@ class DominionState(State):
         if not cards:
             return -1
         c = cards.pop()
+        self._supply_obs = None
         self.owned[p][c] += 1
         if dest == "discard":
             self.discards[p].append(c)
