@@ -6,7 +6,7 @@ import numpy as np
 
 from card_envs.core.layout import Layout, Piece
 from card_envs.games.dominion.cards import NUM_CARDS, NUM_PILES, PILE_CARDS as SINGLE
-from card_envs.games.dominion.effects import DECISION_INDEX, DECISIONS
+from card_envs.games.dominion.effects import DECISION_INDEX, DECISIONS, PICK_KINDS
 
 C, P = NUM_CARDS, NUM_PILES
 COUNT_HIGH = 40.0  # counts are written as count / 10; no card name has more than 60 copies
@@ -61,7 +61,7 @@ def state_layout(n: int) -> Layout:
     ] + _public_pieces(n, "absolute"))
 
 
-def supply_block(s) -> np.ndarray:
+def _supply_values(s) -> list[float]:
     """supply_in, pile_size, bane, supply_counts, supply_top, supply_depth (contiguous pieces)."""
     counts, top, depth = [0.0] * C, [0.0] * C, [0.0] * C
     supply_in, pile_size, bane = [0.0] * P, [0.0] * P, [0.0] * P
@@ -82,109 +82,157 @@ def supply_block(s) -> np.ndarray:
         for i, c in enumerate(pile):  # the top is at the end: later copies are higher
             counts[c] += 0.1
             depth[c] = (last - i + 1) / 13
-    return np.array(supply_in + pile_size + bane + counts + top + depth, dtype=np.float32)
+    return supply_in + pile_size + bane + counts + top + depth
+
+
+def supply_block(s) -> np.ndarray:
+    """The Supply pieces of the observation, as float32."""
+    return np.array(_supply_values(s), dtype=np.float32)
+
+
+class PublicCache:
+    """What changes only with the Supply, the trash or what a seat owns (every gain, trash and
+    return to a pile clears ``state._supply_obs``): the Supply block followed by the trash piece,
+    every seat's owned counts (seats 0..n-1 twice, so any rotation is one contiguous slice) and
+    every seat's VP from cards (its score less its VP tokens)."""
+
+    __slots__ = ("supply_trash", "owned", "card_vp")
+
+    def __init__(self, s):
+        self.supply_trash = block = np.array(_supply_values(s) + s.trash, dtype=np.float32)
+        block[-C:] *= 0.1  # the trash: counts, scaled in float32 like every count piece
+        owned = np.array(s.owned, dtype=np.float32)
+        self.owned = np.concatenate((owned, owned))
+        self.card_vp = [s.score(q) - s.vp[q] for q in range(s.n)]
 
 
 class Encoder:
+    """Writes a state's vectors. Every call fills a fresh zeroed vector: counts are written as
+    integers and scaled by 0.1 in float32 over the contiguous count runs, one-hot entries are
+    gathered as flat indices and set in one assignment."""
+
     def __init__(self, game):
         n = self.n = game.num_players
         self.game = game
         self.obs_layout = observation_layout(n)
         self.state_layout = state_layout(n)
-        self._obs = np.zeros(self.obs_layout.size, dtype=np.float32)
-        self._obs_views = self.obs_layout.views(self._obs)
-        self._st = np.zeros(self.state_layout.size, dtype=np.float32)
-        self._st_views = self.state_layout.views(self._st)
-        self._scaled = [slice(self.obs_layout.slices["in_play"].start, self.obs_layout.slices["known_hand"].stop),
-                        slice(self.obs_layout.slices["sizes"].start, self.obs_layout.slices["debt"].stop)]
-        self._supply_slice = slice(self.obs_layout.slices["supply_in"].start,
-                                   self.obs_layout.slices["supply_depth"].stop)
-        self._supply_slice_state = slice(self.state_layout.slices["supply_in"].start,
-                                         self.state_layout.slices["supply_depth"].stop)
-        self._scaled_state = [slice(self.state_layout.slices["in_play"].start,
-                                    self.state_layout.slices["known_hand"].stop),
-                              slice(self.state_layout.slices["sizes"].start, self.state_layout.slices["debt"].stop)]
+        self._obs_off = {k: sl.start for k, sl in self.obs_layout.slices.items()}
+        self._st_off = {k: sl.start for k, sl in self.state_layout.slices.items()}
+        self._orders = [[(first + r) % n for r in range(n)] for first in range(n)]
 
     def observation(self, s, player: int) -> np.ndarray:
-        buf, v = self._obs, self._obs_views
-        buf[:] = 0.0
-        v["hand"][:] = s.hands[player]
-        v["deck"][:] = np.bincount(s.decks[player], minlength=C) if s.decks[player] else 0
-        v["discard"][:] = np.bincount(s.discards[player], minlength=C) if s.discards[player] else 0
-        for r in range(self.n):
-            q = (player + r) % self.n
-            deck, flags = s.decks[q], s.deck_known[q]
-            need = 1 if q == player else 2
-            for k in range(min(2, len(deck))):
-                if flags[-1 - k] >= need:
-                    v["deck_top"][r, k, deck[-1 - k]] = 1.0
-        self._public(s, v, player, buf, self._scaled)
-        v["hand"] *= 0.1
-        v["deck"] *= 0.1
-        v["discard"] *= 0.1
-        return buf.copy()
+        buf = np.zeros(self.obs_layout.size, dtype=np.float32)
+        o, n = self._obs_off, self.n
+        counts = s.hands[player] + [0] * (2 * C)  # hand, deck, discard: contiguous pieces
+        for c in s.decks[player]:
+            counts[C + c] += 1
+        for c in s.discards[player]:
+            counts[2 * C + c] += 1
+        buf[:3 * C] = counts
+        buf[:3 * C] *= 0.1
+        ones = []
+        base = o["deck_top"]
+        for r, q in enumerate(self._orders[player]):
+            deck = s.decks[q]
+            if deck:
+                flags, need = s.deck_known[q], (1 if r == 0 else 2)
+                if flags[-1] >= need:
+                    ones.append(base + 2 * r * C + deck[-1])
+                if len(deck) > 1 and flags[-2] >= need:
+                    ones.append(base + (2 * r + 1) * C + deck[-2])
+        self._public(s, buf, o, player, ones)
+        return buf
 
     def state_tensor(self, s) -> np.ndarray:
-        buf, v = self._st, self._st_views
-        buf[:] = 0.0
+        buf = np.zeros(self.state_layout.size, dtype=np.float32)
+        o = self._st_off
+        ones = []
         for q in range(self.n):
-            v["hands"][q] = s.hands[q]
-            if s.decks[q]:
-                v["decks"][q] = np.bincount(s.decks[q], minlength=C)
-                for k, c in enumerate(reversed(s.decks[q][-5:])):
-                    v["deck_order"][q, k, c] = 1.0
+            row = o["hands"] + q * C
+            buf[row:row + C] = s.hands[q]
+            deck = s.decks[q]
+            if deck:
+                counts = [0] * C
+                for c in deck:
+                    counts[c] += 1
+                row = o["decks"] + q * C
+                buf[row:row + C] = counts
+                base = o["deck_order"] + q * 5 * C
+                for k, c in enumerate(reversed(deck[-5:])):
+                    ones.append(base + k * C + c)
             if s.discards[q]:
-                v["discards"][q] = np.bincount(s.discards[q], minlength=C)
-        v["hands"] *= 0.1
-        v["decks"] *= 0.1
-        v["discards"] *= 0.1
-        v["chance"][0] = s.seed / 2**62
-        self._public(s, v, 0, buf, self._scaled_state)
-        return buf.copy()
+                counts = [0] * C
+                for c in s.discards[q]:
+                    counts[c] += 1
+                row = o["discards"] + q * C
+                buf[row:row + C] = counts
+        for piece in ("hands", "decks", "discards"):
+            sl = self.state_layout.slices[piece]
+            buf[sl] *= 0.1
+        buf[o["chance"]] = s.seed / 2**62
+        self._public(s, buf, o, 0, ones)
+        return buf
 
-    def _public(self, s, v, first: int, flat: np.ndarray, scaled: list) -> None:
+    def _public(self, s, flat: np.ndarray, o: dict, first: int, ones: list) -> None:
         n = self.n
-        order = [(first + r) % n for r in range(n)]
+        order = self._orders[first]
+        cache = s._supply_obs
+        if cache is None:  # recomputed only after the Supply, the trash or an owned count changed
+            cache = s._supply_obs = PublicCache(s)
+        in_play, set_aside, known, top = o["in_play"], o["set_aside"], o["known_hand"], o["discard_top"]
         for r, q in enumerate(order):
             if s.in_play[q]:
-                v["in_play"][r] = np.bincount(s.in_play[q], minlength=C)
-            for c in s.set_aside[q]:
-                v["set_aside"][r, c] += 1
+                counts = [0] * C
+                for c in s.in_play[q]:
+                    counts[c] += 1
+                row = in_play + r * C
+                flat[row:row + C] = counts
+            if s.set_aside[q]:
+                counts = [0] * C
+                for c in s.set_aside[q]:
+                    counts[c] += 1
+                row = set_aside + r * C
+                flat[row:row + C] = counts
+            if any(s.known[q]):
+                row = known + r * C
+                flat[row:row + C] = s.known[q]
             if s.discards[q]:
-                v["discard_top"][r, s.discards[q][-1]] = 1.0
-        v["owned"][:] = [s.owned[q] for q in order]
-        v["known_hand"][:] = [s.known[q] for q in order]
-        v["sizes"][:] = [(s.hsize[q], len(s.decks[q]), len(s.discards[q])) for q in order]
-        v["vp_tokens"][:] = [min(s.vp[q], 10_000) for q in order]
-        v["debt"][:] = [min(s.debt[q], 10_000) for q in order]
-        max_turns = self.game.max_turns
-        v["turns"][:] = [min(1.0, s.turns[q] / max_turns) for q in order]
-        v["score"][:] = [min(20.0, max(0.0, (s.score(q) + 50) / 100)) for q in order]
-        for sl in scaled:  # the count pieces lie in two contiguous runs: one multiply each
-            flat[sl] *= 0.1
-        block = s._supply_obs
-        if block is None:  # recomputed only after the Supply changed (cached on the state)
-            block = s._supply_obs = supply_block(s)
-        flat[self._supply_slice if scaled is self._scaled else self._supply_slice_state] = block
-        v["trash"][:] = s.trash
-        v["trash"] *= 0.1
-        v["phase"][s.phase] = 1.0
+                ones.append(top + r * C + s.discards[q][-1])
+        owned = o["owned"]
+        flat[owned:owned + n * C] = cache.owned[first:first + n].ravel()
+        flat[in_play:known + n * C] *= 0.1  # in_play, set_aside, owned, known_hand: one count run
+        # sizes, vp_tokens, debt (counts, scaled), then turns and score: contiguous pieces.
+        max_turns, card_vp = self.game.max_turns, cache.card_vp
+        values = []
+        for q in order:
+            values += (s.hsize[q], len(s.decks[q]), len(s.discards[q]))
+        values += [min(s.vp[q], 10_000) for q in order]
+        values += [min(s.debt[q], 10_000) for q in order]
+        values += [min(1.0, s.turns[q] / max_turns) for q in order]
+        values += [min(20.0, max(0.0, (card_vp[q] + s.vp[q] + 50) / 100)) for q in order]
+        sizes = o["sizes"]
+        flat[sizes:sizes + 7 * n] = values
+        flat[sizes:sizes + 5 * n] *= 0.1
+        supply = o["supply_in"]  # the Supply block, then the trash
+        flat[supply:supply + len(cache.supply_trash)] = cache.supply_trash
+        ones.append(o["phase"] + s.phase)
         if s.phase != 3:
-            v["active"][(s.turn_player - first) % n] = 1.0
-            v["to_move"][(s.current_player - first) % n] = 1.0
-        v["turn_state"][:] = (min(s.coins, 10_000) / 10, min(s.actions, 10_000) / 10, min(s.buys, 10_000) / 10,
-                              min(s.saunas, 10_000) / 10, float(s.fortune_used))
-        if s.phase == 3:
-            return
-        if s.tasks:
-            t = s.tasks[-1]
-            v["decision"][DECISION_INDEX[t["kind"]]] = 1.0
-            if t["card"] >= 0:
-                v["decision_card"][t["card"]] = 1.0
-            if t["kind"] == "gladiator_copy":
-                v["decision_named"][t["x"]] = 1.0
-            if t["kind"] in ("cellar", "chapel", "discard_down", "remodel_trash", "yw_discard", "catapult",
-                             "gladiator", "sauna_trash", "haunted", "opulent"):
-                v["decision_left"][:] = (max(0, t["lo"]) / 10, min(t["hi"], 400) / 10)
-        else:
-            v["decision"][s.phase] = 1.0
+            ones.append(o["active"] + (s.turn_player - first) % n)
+            ones.append(o["to_move"] + (s.current_player - first) % n)
+        turn = o["turn_state"]
+        flat[turn:turn + 5] = (min(s.coins, 10_000) / 10, min(s.actions, 10_000) / 10, min(s.buys, 10_000) / 10,
+                               min(s.saunas, 10_000) / 10, float(s.fortune_used))
+        if s.phase != 3:
+            if s.tasks:
+                t = s.tasks[-1]
+                ones.append(o["decision"] + DECISION_INDEX[t["kind"]])
+                if t["card"] >= 0:
+                    ones.append(o["decision_card"] + t["card"])
+                if t["kind"] == "gladiator_copy":
+                    ones.append(o["decision_named"] + t["x"])
+                if t["kind"] in PICK_KINDS:
+                    left = o["decision_left"]
+                    flat[left:left + 2] = (max(0, t["lo"]) / 10, min(t["hi"], 400) / 10)
+            else:
+                ones.append(o["decision"] + s.phase)
+        flat[ones] = 1.0

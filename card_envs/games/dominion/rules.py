@@ -67,7 +67,9 @@ class DominionState(State):
         self.seed, self.shuffles = 0, 0
         self._trig: list[dict] = []
         self._legal: list[int] | None = None
-        self._supply_obs = None  # the observation's Supply block, cleared when a pile changes
+        # The observation's cached public block (encode.PublicCache): cleared whenever a pile,
+        # the trash or an owned count changes.
+        self._supply_obs = None
 
     # ----- setup ---------------------------------------------------------------------------
     def setup(self, kingdom: list[int], bane: int, seed: int) -> None:
@@ -417,6 +419,7 @@ class DominionState(State):
     def _trashed(self, p: int, c: int) -> None:
         self.trash[c] += 1
         self.owned[p][c] -= 1
+        self._supply_obs = None
         if c in ON_TRASH:
             self._trig.append(fx.task("on_trash", p, c))
 
