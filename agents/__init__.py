@@ -7,8 +7,23 @@
 | ``random`` | uniformly random legal action (`agents.policy.RandomPolicy`) |
 | ``greedy`` | best immediate score margin after the move (`agents.greedy.GreedyPolicy`) |
 | ``heuristic`` | the game's scripted agent (`SCRIPTED`) |
+| a name in ``NAMED[game]`` | one of the game's further named scripted bots (`named_bots`), below |
 | ``ismcts`` / ``ismcts:iterations=200,exploration=0.7,rollout_depth=20`` | information-set MCTS (`agents.ismcts.ISMCTS`) |
 | a path ending in ``.pt`` | a trained checkpoint (`agents.neural.NeuralPolicy`), checked against the game |
+
+A game's named scripted bots (`NAMED`; batched, from observations, like ``heuristic``):
+
+| game | spec | policy |
+|---|---|---|
+| dominion | ``bmu`` | Big Money Ultimate (`agents.dominion.BigMoneyUltimate`) |
+| dominion | ``smithy_bm`` | Smithy-BM (`agents.dominion.SmithyBM`) |
+| dominion | ``big_smithy`` | BigSmithy (`agents.dominion.BigSmithy`) |
+| dominion | ``witch_bm`` | Witch-BM (`agents.dominion.WitchBM`) |
+| dominion | ``catapult_bm`` | Catapult/Rocks-BM, the split-pile probe (`agents.dominion.CatapultRocksBM`) |
+
+They are accepted wherever a baseline name is (``python -m evaluate`` players, ``--gauntlet``
+opponents, ``python -m train --opponents``); a bot whose card is not in the game's Supply plays
+Big Money with what is there.
 
 ``greedy`` and ``ismcts`` are search policies (``needs_state = True``): match runners give them
 the position through `agents.ismcts.SearchPolicy.act_state`, which lets them see determinizations
@@ -26,11 +41,20 @@ from agents.ismcts import SearchPolicy
 from agents.policy import Policy, RandomPolicy
 from card_envs.core.game import Game
 
-__all__ = ["Policy", "RandomPolicy", "SearchPolicy", "baseline_names", "make_policy", "parse_spec", "policy_names"]
+__all__ = ["NAMED", "Policy", "RandomPolicy", "SearchPolicy", "baseline_names", "make_policy", "named_bots",
+           "named_bots_text", "opponent_names", "parse_spec", "policy_names"]
 
 # game name -> "module:Class" of its scripted agent, constructed with the Game.
 SCRIPTED = {"three_piles": "agents.three_piles:ThreePilesHeuristic", "piles": "agents.piles:PilesHeuristic",
-            "illimat": "agents.illimat:IllimatHeuristic"}
+            "illimat": "agents.illimat:IllimatHeuristic", "dominion": "agents.dominion:DominionHeuristic"}
+
+# game name -> {spec: "module:Class"}: a game's further named scripted bots, constructed with the
+# Game and acting from observations like the heuristic (see the module docstring's table).
+NAMED = {
+    "dominion": {"bmu": "agents.dominion:BigMoneyUltimate", "smithy_bm": "agents.dominion:SmithyBM",
+                 "big_smithy": "agents.dominion:BigSmithy", "witch_bm": "agents.dominion:WitchBM",
+                 "catapult_bm": "agents.dominion:CatapultRocksBM"},
+}
 
 # name -> (module:Class constructed with (game, **options), {option: type}) for the search baselines.
 SEARCH = {
@@ -45,15 +69,33 @@ def policy_names(game: Game) -> list[str]:
     return ["random"] + (["heuristic"] if game.name in SCRIPTED else [])
 
 
+def named_bots(game: Game) -> list[str]:
+    """The game's further named scripted bots (`NAMED`), e.g. ``bmu`` for Dominion; [] for most games."""
+    return list(NAMED.get(game.name, {}))
+
+
+def opponent_names(game: Game) -> list[str]:
+    """Every baseline that acts in batches from observations, as training's opponent pool takes
+    them: `policy_names` and the game's `named_bots`."""
+    return policy_names(game) + named_bots(game)
+
+
+def named_bots_text() -> str:
+    """One line for help texts: every game's named bots, e.g. ``dominion: bmu, smithy_bm, ...``."""
+    return "; ".join(f"{game}: {', '.join(bots)}" for game, bots in NAMED.items())
+
+
 def baseline_names(game: Game) -> list[str]:
-    """Every baseline for ``game``, in order of strength as usually measured: random, greedy,
-    heuristic (where the game has one), ismcts (default options)."""
-    return ["random", "greedy"] + (["heuristic"] if game.name in SCRIPTED else []) + ["ismcts"]
+    """Every baseline for ``game``: random, greedy, heuristic (where the game has one), the game's
+    named bots (`named_bots`), ismcts (default options)."""
+    return (["random", "greedy"] + (["heuristic"] if game.name in SCRIPTED else []) + named_bots(game)
+            + ["ismcts"])
 
 
 def _accepted(game: Game) -> str:
     options = ", ".join(f"{k}=<{t.__name__}>" for k, t in SEARCH["ismcts"][1].items())
-    return (f"{policy_names(game)} (batched baselines), 'greedy', 'ismcts' or 'ismcts:{options}' "
+    named = f", the {game.name} bots {named_bots(game)}" if named_bots(game) else ""
+    return (f"{policy_names(game)} (batched baselines){named}, 'greedy', 'ismcts' or 'ismcts:{options}' "
             "(search baselines), or a checkpoint path ending in .pt")
 
 
@@ -99,12 +141,14 @@ def make_policy(name: str, game: Game) -> Policy:
         module, cls = target.split(":")
         kwargs = {k: _convert(name, k, v, accepted[k]) for k, v in options.items()}
         return getattr(importlib.import_module(module), cls)(game, **kwargs)
-    if base in ("random", "heuristic") and options:
+    named = NAMED.get(game.name, {})
+    if (base in ("random", "heuristic") or base in named) and options:
         raise ValueError(f"policy {base!r} takes no options, got {sorted(options)}")
     if base == "random":
         return RandomPolicy()
-    if base == "heuristic" and game.name in SCRIPTED:
-        module, cls = SCRIPTED[game.name].split(":")
+    target = SCRIPTED.get(game.name) if base == "heuristic" else named.get(base)
+    if target is not None:
+        module, cls = target.split(":")
         return getattr(importlib.import_module(module), cls)(game)
     raise ValueError(f"unknown policy {name!r} for {game.name}; available: {_accepted(game)}")
 

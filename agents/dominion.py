@@ -142,15 +142,14 @@ class SmithyBM(DominionBot):
 
 
 class BigSmithy(DominionBot):
-    """dominiate's BigSmithy (Province at money > 15: the rules file's "if 6 or fewer are left"
-    would never buy the first Province with 2 players)."""
+    """dominiate's BigSmithy. Its first rule reads "Province if 6 or fewer Colonies are left, or 6
+    or fewer Provinces" (the rules file keeps only the second half); without a Colony pile the
+    Colony count is 0, so dominiate buys a Province whenever it can, and so does this bot."""
 
     name = "big_smithy"
 
     def priorities(self, f):
-        out = []
-        if f["money"] > 15:
-            out.append("Province")
+        out = ["Province"]
         if f["gains_to_end"] <= 5:
             out.append("Duchy")
         if f["gains_to_end"] <= 2:

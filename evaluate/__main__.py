@@ -1,8 +1,9 @@
 """Evaluate agents: ``python -m evaluate <env_id> <player> <player> ... [options]``.
 
-A player is ``random``, ``greedy``, ``heuristic``, ``ismcts`` / ``ismcts:iterations=200`` (options:
-iterations, exploration, rollout_depth), a checkpoint file (``.pt``), or a checkpoint folder
-(``runs/<run>/checkpoints``: every ``step_*.pt`` in it, for a rating curve over training steps).
+A player is ``random``, ``greedy``, ``heuristic``, a game's named scripted bot (``agents.NAMED``,
+e.g. Dominion's ``bmu``, ``smithy_bm``, ``witch_bm``), ``ismcts`` / ``ismcts:iterations=200``
+(options: iterations, exploration, rollout_depth), a checkpoint file (``.pt``), or a checkpoint
+folder (``runs/<run>/checkpoints``: every ``step_*.pt`` in it, for a rating curve over training steps).
 
     python -m evaluate three_piles_v0 heuristic random                      # head-to-head
     python -m evaluate piles_v0 random greedy heuristic ismcts --deals 200  # round-robin
@@ -30,7 +31,7 @@ from itertools import combinations
 from pathlib import Path
 
 import card_envs
-from agents import baseline_names
+from agents import baseline_names, named_bots_text
 from evaluate.exploit import train_exploiter
 from evaluate.players import Player, expand_all
 from evaluate.report import build_report, check_writable, markdown, write_all
@@ -51,12 +52,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m evaluate", description=__doc__.replace("``", ""), formatter_class=_Formatter,
         usage="%(prog)s env_id [player ...] [--gauntlet CHECKPOINT] [--option VALUE ...]  (--help lists them)",
         epilog="Players: random, greedy, heuristic, ismcts[:iterations=N,exploration=C,rollout_depth=D], "
-               "a checkpoint .pt file, or a checkpoint folder.")
+               f"a game's named scripted bots ({named_bots_text()}), a checkpoint .pt file, or a checkpoint "
+               "folder.")
     parser.add_argument("env_id", choices=card_envs.list_envs(), help="registered env id")
     parser.add_argument("players", nargs="*", help="two or more players (with --gauntlet: its opponents)")
     parser.add_argument("--gauntlet", metavar="CHECKPOINT",
                         help="play this checkpoint (file or folder) against each listed player, or against "
-                             "every baseline (random, greedy, heuristic, ismcts: ~1 CPU s per ismcts game)")
+                             "every baseline (random, greedy, heuristic, the game's named bots, ismcts: "
+                             "~1 CPU s per ismcts game)")
     parser.add_argument("--exploit", metavar="CHECKPOINT",
                         help="train a best-response agent against this checkpoint file, then play it against it")
     parser.add_argument("--minutes", type=float, default=10.0, help="--exploit: training time of the exploiter")

@@ -55,7 +55,7 @@ from torch import nn
 from tqdm import tqdm
 
 import card_envs
-from agents import make_policy, policy_names
+from agents import make_policy, named_bots_text, opponent_names, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, network_from_checkpoint, save_checkpoint
 from evaluate.ratings import bradley_terry
@@ -97,7 +97,8 @@ class Args:
     vf_coef: float = arg(0.5, "value loss weight")
     max_grad_norm: float = arg(0.5, "gradient norm clip")
     opponent_share: float = arg(0.25, "share of games against the opponent pool (0 = pure self-play)")
-    opponents: tuple = arg(("heuristic", "random"), "scripted members of the opponent pool")
+    opponents: tuple = arg(("heuristic", "random"), "scripted members of the opponent pool: random, heuristic, "
+                           f"a game's named bots ({named_bots_text()}) or checkpoint .pt files")
     snapshot_every: int = arg(25, "updates between frozen snapshots added to the pool")
     pool_size: int = arg(4, "frozen snapshots kept in the pool (oldest dropped)")
     eval_every: int = arg(500_000, "steps between evaluations (0: only at the end)")
@@ -131,8 +132,8 @@ class Args:
             raise ValueError("a rollout (num_games * num_steps) must hold at least one sample per minibatch")
         game = card_envs.make_game(self.env_id, **self.env_config)  # a bad --env-config fails here
         for name in self.opponents:  # the pool acts in batches from observations: no search policies
-            if name not in policy_names(game) and not name.endswith(".pt"):
-                raise ValueError(f"unknown opponent {name!r}; --opponents takes {policy_names(game)} "
+            if name not in opponent_names(game) and not name.endswith(".pt"):
+                raise ValueError(f"unknown opponent {name!r}; --opponents takes {opponent_names(game)} "
                                  "or checkpoint .pt files")
             make_policy(name, game)  # a checkpoint that does not fit the game fails here
 

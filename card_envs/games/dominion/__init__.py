@@ -50,6 +50,14 @@ victims revealing a Bane, Gladiator's left-hand neighbour and Haunted Castle's v
 the turn player's turn (in turn order from his left). The engine never calls an agent back: every
 pending decision is part of the state (a task stack, see ``snapshot.py``).
 
+Scripted baselines (``agents/dominion.py``, acting from the observation alone): ``heuristic``
+(Witch-BM where Witch is in the Supply, else Smithy-BM, else Catapult/Rocks-BM, else Big Money
+Ultimate) and the named bots ``bmu``, ``smithy_bm``, ``big_smithy``, ``witch_bm``, ``catapult_bm``
+(``python -m evaluate dominion_v0 smithy_bm bmu --config '{"kingdom": "T1-B"}'``). On T1-B with 2
+players (1,000 deals from seed 100000, each in both seatings), Smithy-BM beats Big Money Ultimate
+in 0.727 [0.707, 0.746] of the games and Witch-BM beats Smithy-BM in 0.836 [0.819, 0.852] (wins
+only, Wilson 95%); ``benchmarks/dominion_orderings.py`` adds game length and Province counts.
+
 ## Actions
 
 ``Discrete(73)``, the same for every configuration:
