@@ -37,7 +37,8 @@ from card_envs.games.illimat.rules import (
     ACTION, ACTIVE_VALUE, AUTUMN, CARD0, CHANGELING, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DONE, FIELD, FIELD0,
     HARVEST, HARVEST_VALUES, IS_FOOL, ITEMS, MAIDEN, MULTIPLE_CODE, NUM_CARDS, NUM_FIELDS, PAIR_VALUES, PARTNER,
     PASSIVE_VALUE, RAKE_CARD, RAKE_SOW, RANK, SEASON, SEASON0, SOW, SPRING, STOCKPILE, SUIT, SUMMER, SWAP,
-    SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, IllimatGame, groups_totalling)
+    SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, IllimatGame)
+from card_envs.games.illimat.groups import groups_totalling
 
 NODE_BUDGET = 3000  # search nodes per best-set query: fields are small, this only guards extremes
 
@@ -149,7 +150,7 @@ class IllimatHeuristic(Policy):
                     if f == union_field and not (rake_owed and len(hand) < 3):
                         options += [(d, v) for d in hand if d != c for v in PAIR_VALUES[c][d]]
                     for partner, v in options:
-                        _, by_bit = groups_totalling(v, codes, 0)
+                        by_bit = groups_totalling(v, codes, 0)
                         if not any(by_bit):
                             continue
                         gain, mask = _best_packing(by_bit, weights, 0, n)
@@ -161,7 +162,7 @@ class IllimatHeuristic(Policy):
                         plans.append((score, (c, f, HARVEST, partner, v, keys)))
                 if season != SPRING and n:
                     for T in sorted({PASSIVE_VALUE[d] for d in hand if d != c}):
-                        _, by_bit = groups_totalling(T, codes, ACTIVE_VALUE[c])
+                        by_bit = groups_totalling(T, codes, ACTIVE_VALUE[c])
                         active = 1 << n
                         if not by_bit[n]:
                             continue

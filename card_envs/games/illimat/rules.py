@@ -27,6 +27,7 @@ from card_envs.core.game import Game, IllegalActionError, State
 from card_envs.core.layout import Layout, Piece
 from card_envs.core.rewards import check_reward_mode, rank_returns, score_returns
 from card_envs.core.snapshot import show
+from card_envs.games.illimat.groups import MULTIPLE_CODE, NUM_KINDS, coverable, one_group_totals
 
 # ----- cards, seasons, Luminaries -------------------------------------------------------------
 NUM_CARDS = 65  # 5 suits x 13; the Stars (suit 4) are out of play in 1st-edition 2-3 player games
@@ -124,70 +125,9 @@ def summer_for(field: int, season: int) -> int:
     return (field - RING_POS[season]) % 4
 
 
-# ----- harvest / stockpile groups --------------------------------------------------------------
-# An item of a field is a loose card or a stockpile, ordered by key card (a stockpile's key is its
-# lowest card). Its code: a loose card's rank (0 for a Fool: 1 or 14), a single stockpile's value,
-# 100 + value for a multiple stockpile (only ever a group on its own, of exactly its value).
-_GROUPS: dict[tuple, tuple] = {}
-MULTIPLE_CODE = 100
-
-
-def groups_totalling(target: int, codes: tuple[int, ...], active: int) -> tuple[tuple[int, ...], list[list[int]]]:
-    """All groups (bitmasks over the items, plus bit len(codes) for the active card when
-    `active` > 0) whose values total `target`; and, per bit, the groups holding it."""
-    key = (target, codes, active)
-    hit = _GROUPS.get(key)
-    if hit is not None:
-        return hit
-    values = list(codes) + ([active] if active else [])
-    n = len(values)
-    found: set[int] = set()
-    plain = []
-    for i, code in enumerate(values):
-        if code >= MULTIPLE_CODE:
-            if code - MULTIPLE_CODE == target:
-                found.add(1 << i)
-        else:
-            plain.append((i, code))
-    suffix = [0] * (len(plain) + 1)  # the most the plain items from j on can add
-    for j in range(len(plain) - 1, -1, -1):
-        suffix[j] = suffix[j + 1] + (14 if plain[j][1] == 0 else plain[j][1])
-
-    def rec(j: int, remaining: int, mask: int) -> None:
-        if remaining == 0:
-            found.add(mask)
-            return
-        if suffix[j] < remaining:
-            return
-        i, code = plain[j]
-        bit = 1 << i
-        if code == 0:
-            rec(j + 1, remaining - 1, mask | bit)
-            if remaining >= 14:
-                rec(j + 1, remaining - 14, mask | bit)
-        elif code <= remaining:
-            rec(j + 1, remaining - code, mask | bit)
-        rec(j + 1, remaining, mask)
-
-    if plain:
-        rec(0, target, 0)
-    groups = tuple(sorted(found))
-    by_bit = [[g for g in groups if g >> b & 1] for b in range(n)]
-    if len(_GROUPS) > 100_000:
-        _GROUPS.clear()
-    _GROUPS[key] = hit = (groups, by_bit)
-    return hit
-
-
-def _cover(by_bit: list[list[int]], required: int, allowed: int) -> bool:
-    """Can disjoint groups, each within `allowed`, cover every bit of `required`?"""
-    if not required:
-        return True
-    low = required & -required
-    for g in by_bit[low.bit_length() - 1]:
-        if g & allowed == g and _cover(by_bit, required & ~g, allowed & ~g):
-            return True
-    return False
+def _fits(targets: list[int], required: tuple[int, ...], multiples: list[int], later: tuple[int, ...]) -> bool:
+    """Some target that every multiple stockpile taken equals and that the plain items can cover."""
+    return any(all(m == t for m in multiples) and coverable(t, required, later) for t in targets)
 
 
 # ----- layouts --------------------------------------------------------------------------------
@@ -630,58 +570,53 @@ class IllimatState(State):
         return sorted(c for f in range(NUM_FIELDS) for c in self.loose[f] if c not in given)
 
     def _items_context(self):
+        """(item keys, item codes, key -> index, the active card's value or 0, the targets)."""
         ctx = self._ctx
         if ctx is None:
             items = self.items(self.m_field)
             keys = [it[0] for it in items]
-            codes = tuple(it[1] for it in items)
             active = ACTIVE_VALUE[self.m_card] if self.m_action == STOCKPILE else 0
-            _, by_bit = groups_totalling(self.m_value, codes, active)
-            n = len(keys)
-            ctx = self._ctx = (keys, by_bit, (1 << n) - 1, (1 << n) if active else 0,
-                               {k: i for i, k in enumerate(keys)})
+            if self.m_full:  # a full harvest: groups all of one total the hand may take
+                reach, multi = self._field_sums(self.m_field)
+                targets = [t for t in full_totals(self.m_full) if (reach | multi) >> t & 1]
+            else:
+                targets = [self.m_value]
+            ctx = self._ctx = (keys, [it[1] for it in items], {k: i for i, k in enumerate(keys)}, active, targets)
         return ctx
-
-    def _full_items_context(self):
-        ctx = self._ctx
-        if ctx is None:
-            items = self.items(self.m_field)
-            keys = [it[0] for it in items]
-            codes = tuple(it[1] for it in items)
-            reach, multi = self._field_sums(self.m_field)
-            bits = reach | multi
-            by_bits = [groups_totalling(t, codes, 0)[1] for t in full_totals(self.m_full) if bits >> t & 1]
-            ctx = self._ctx = (keys, by_bits, (1 << len(keys)) - 1, {k: i for i, k in enumerate(keys)})
-        return ctx
-
-    def _full_items_legal(self) -> list[int]:
-        """The items of a full harvest: the value is not asked, since the items taken decide
-        everything; an item is offered when the items so far plus it can still be covered by
-        groups that all total one of the hand's possible totals."""
-        keys, by_bits, every, index = self._full_items_context()
-        return self._next_items(keys, index, every, 0,
-                                lambda required, allowed: any(_cover(b, required, allowed) for b in by_bits))
 
     def _items_legal(self) -> list[int]:
-        if self.m_full:
-            return self._full_items_legal()
-        keys, by_bit, every, act, index = self._items_context()
-        return self._next_items(keys, index, every, act, lambda required, allowed: _cover(by_bit, required, allowed))
-
-    def _next_items(self, keys: list[int], index: dict[int, int], every: int, act: int, coverable) -> list[int]:
-        """Items offered next (in ascending order after those chosen) and DONE: each must keep
-        ``coverable(required bits, allowed bits)`` true, so the move can still be completed."""
-        chosen, last = 0, -1
-        for k in self.m_items:
-            last = index[k]
-            chosen |= 1 << last
+        """Items offered next (in ascending key order after those chosen) and DONE: each keeps the
+        move completable, i.e. the items chosen, the new one and the active card can still be
+        split into groups of one target with items offered later."""
+        keys, codes, index, active, targets = self._items_context()
+        chosen = [index[k] for k in self.m_items]
+        last = chosen[-1] if chosen else -1
+        required, multiples = [0] * NUM_KINDS, []
+        for i in chosen:
+            if codes[i] >= MULTIPLE_CODE:
+                multiples.append(codes[i] - MULTIPLE_CODE)
+            else:
+                required[codes[i]] += 1
+        if active:
+            required[active] += 1
+        later = [()] * len(keys)  # later[i]: value counts of the plain items after item i
+        counts = [0] * NUM_KINDS
+        for i in range(len(keys) - 1, last, -1):
+            later[i] = tuple(counts)
+            if codes[i] < MULTIPLE_CODE:
+                counts[codes[i]] += 1
         legal = []
         for i in range(last + 1, len(keys)):
-            bit = 1 << i
-            required = chosen | bit | act
-            if coverable(required, required | (every & ~((bit << 1) - 1))):
+            code = codes[i]
+            if code >= MULTIPLE_CODE:
+                ok = _fits(targets, tuple(required), multiples + [code - MULTIPLE_CODE], later[i])
+            else:
+                required[code] += 1
+                ok = _fits(targets, tuple(required), multiples, later[i])
+                required[code] -= 1
+            if ok:
                 legal.append(keys[i])
-        if chosen and coverable(chosen | act, chosen | act):
+        if chosen and _fits(targets, tuple(required), multiples, (0,) * NUM_KINDS):
             legal.append(DONE)
         return legal
 
@@ -843,13 +778,11 @@ class IllimatState(State):
                 self.cleared = f
             self._main_played(played, f)
         else:
-            _, by_bit, _, act, index = self._items_context()
-            chosen_mask = 0
-            for k in self.m_items:
-                chosen_mask |= 1 << index[k]
-            # single: the active card and the items form one group (by_bit[-1]: the groups holding
-            # the active card, the last bit); otherwise several groups of T, or a multiple taken in
-            single = not any(pile[2] for pile in piles_taken) and (chosen_mask | act) in by_bit[-1]
+            _, codes, index, active, _ = self._items_context()
+            # single: the active card and the items form one group of the value; otherwise
+            # several groups of it, or a multiple stockpile taken in
+            together = [codes[index[k]] for k in self.m_items] + [active]
+            single = not any(pile[2] for pile in piles_taken) and self.m_value in one_group_totals(together)
             self._from_hand(c)
             cards = tuple(sorted(taken + [c]))
             self._add_pile(f, (cards[0], self.m_value, not single, cards))

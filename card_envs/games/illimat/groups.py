@@ -1,0 +1,287 @@
+"""Harvest and stockpile groups: which items of a field can be split into groups of one value.
+
+An item of a field is a loose card or a stockpile. Its *code*: a loose card's rank (0 for a Fool,
+worth 1 or 14), a single stockpile's value, or ``MULTIPLE_CODE + value`` for a multiple stockpile
+(only ever a group on its own, of exactly its value).
+
+The engine asks one question many times: can a set of *required* items (those chosen so far, the
+active card of a stockpile) be split into groups each totalling the target, using any of some
+*optional* items (those still to be offered) as well? Items of one value are interchangeable, so
+the question is asked of value counts, not of item subsets: `coverable` searches multisets,
+largest required value first, memoised on the counts. That keeps it fast on any reachable field,
+up to all 65 cards in one field, where a search over item subsets is exponential in the field's
+size (a 34-item field once took minutes).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterator
+
+MULTIPLE_CODE = 100
+FOOL_KIND = 0  # counts index 0: Fools (1 or 14); index v in 1..14: items worth exactly v
+NUM_KINDS = 15
+Counts = tuple[int, ...]
+
+_MEMO: dict[tuple, bool] = {}
+_MEMO_LIMIT = 200_000  # entries; cleared when full (a cache, not a record)
+
+
+def counts_of(codes) -> Counts | None:
+    """Value counts of plain item codes; None when a code is a multiple stockpile."""
+    counts = [0] * NUM_KINDS
+    for code in codes:
+        if code >= MULTIPLE_CODE:
+            return None
+        counts[code] += 1
+    return tuple(counts)
+
+
+def coverable(target: int, required: Counts, optional: Counts) -> bool:
+    """Can every required item, plus any optional ones, be split into groups each totalling
+    `target`? Both arguments are value counts of plain items (multiple stockpiles are the
+    caller's: alone, each is a group exactly when its value is the target)."""
+    key = (target, required, optional)
+    hit = _MEMO.get(key)
+    if hit is None:
+        hit = _plausible(target, required, optional) and _decide(target, required, optional)
+        _remember(key, hit)
+    return hit
+
+
+def _decide(target: int, required: Counts, optional: Counts) -> bool:
+    """Groups of more than 14 hold many items, and the search can take long to find one of the
+    many covers there usually are: a greedy packing finds one at once, the search decides the rest."""
+    if target > 14 and _packs_greedily(target, required, optional):
+        return True
+    return _search(target, required, optional)
+
+
+def _covers(target: int, required: Counts, optional: Counts) -> bool:
+    """`coverable` inside the search: no greedy try (it costs more than a node)."""
+    key = (target, required, optional)
+    hit = _MEMO.get(key)
+    if hit is None:
+        hit = _plausible(target, required, optional) and _search(target, required, optional)
+        _remember(key, hit)
+    return hit
+
+
+def _remember(key: tuple, hit: bool) -> None:
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = hit
+
+
+def _search(target: int, required: Counts, optional: Counts) -> bool:
+    # The largest required value first: it has the fewest ways to be completed.
+    kind = next((v for v in range(NUM_KINDS - 1, 0, -1) if required[v]), FOOL_KIND)
+    if not required[kind]:
+        return True
+    if kind > target:
+        return False
+    rest = list(required)
+    rest[kind] -= 1
+    rest = tuple(rest)
+    values = (kind,) if kind != FOOL_KIND else ((1, 14) if target >= 14 else (1,))
+    for value in values:
+        for r, o in _completions(target - value, rest, optional, min(target - value, NUM_KINDS - 1)):
+            if _covers(target, r, o):
+                return True
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _sums(counts: Counts) -> int:
+    """Bitmask of the totals that sub-multisets of `counts` can take (bit t: total t)."""
+    sums = 1
+    for value in range(1, NUM_KINDS):
+        for _ in range(counts[value]):
+            sums |= sums << value
+    for _ in range(counts[FOOL_KIND]):
+        sums |= (sums << 1) | (sums << 14)
+    return sums
+
+
+@lru_cache(maxsize=1 << 16)
+def _residues(counts: Counts, target: int) -> int:
+    """Bitmask of the remainders modulo `target` of the totals sub-multisets of `counts` take."""
+    sums, low, folded = _sums(counts), (1 << target) - 1, 0
+    while sums:
+        folded |= sums & low
+        sums >>= target
+    return folded
+
+
+def _plausible(target: int, required: Counts, optional: Counts) -> bool:
+    """Two necessary conditions, cheap next to the search they prune (which must otherwise try
+    every way of packing the required items before it can say no): the required items plus some
+    optional ones total a multiple of the target, and every required value can be completed to
+    the target by the other items."""
+    if any(required[target + 1:]):  # an item worth more than the target fits in no group
+        return False
+    fixed = sum(v * required[v] for v in range(1, NUM_KINDS)) + required[FOOL_KIND]
+    residues = _residues(optional, target)
+    if not any(residues >> (-base % target) & 1 for base in range(fixed, fixed + 13 * required[FOOL_KIND] + 1, 13)):
+        return False
+    # an item may complete itself here: a weaker, still necessary test
+    reach = _sums(tuple(r + o for r, o in zip(required, optional)))
+    if required[FOOL_KIND] and not (reach >> (target - 1) & 1 or target >= 14 and reach >> (target - 14) & 1):
+        return False
+    return all(reach >> (target - v) & 1 for v in range(1, NUM_KINDS) if required[v])
+
+
+def _packs_greedily(target: int, required: Counts, optional: Counts) -> bool:
+    """A quick try at a cover (True when found, False when unsure): each way of valuing the
+    required Fools, optional items added to make the total a multiple of the target, then the
+    items, largest first, each into the open group it fills best. The exact search proves the
+    rest; on crowded fields it needs long to find the covers this finds at once."""
+    fools = required[FOOL_KIND]
+    base = [v for v in range(NUM_KINDS - 1, 0, -1) for _ in range(required[v])]
+    extra = _sums(optional)
+    for as14 in range(fools + 1 if target >= 14 else 1):
+        items = base + [14] * as14 + [1] * (fools - as14)
+        total = sum(items)
+        gaps = [gap for gap in range(-total % target, extra.bit_length(), target) if extra >> gap & 1]
+        for gap in gaps[:3]:  # the smallest few: a quick try
+            items_with = sorted(items + _subset_totalling(optional, gap), reverse=True)
+            groups = (total + gap) // target
+            if (_fits_in(items_with, groups, target, True) or _fits_in(items_with, groups, target, False)
+                    or _fills_one_by_one(items_with, target)):
+                return True
+    return False
+
+
+def _subset_totalling(counts: Counts, total: int) -> list[int]:
+    """Values of some sub-multiset of `counts` totalling `total` (known reachable), large first."""
+    values = [v for v in range(NUM_KINDS - 1, 0, -1) for _ in range(counts[v])] + [0] * counts[FOOL_KIND]
+    after = [1] * (len(values) + 1)  # after[i]: the totals the items from i on can make
+    for i in range(len(values) - 1, -1, -1):
+        v = values[i]
+        after[i] = after[i + 1] | (after[i + 1] << 1 | after[i + 1] << 14 if v == 0 else after[i + 1] << v)
+    picked = []
+    for i, v in enumerate(values):  # keep an item when the rest can still make up the remainder
+        if total == 0:
+            break
+        for value in ((14, 1) if v == 0 else (v,)):
+            if value <= total and after[i + 1] >> (total - value) & 1:
+                picked.append(value)
+                total -= value
+                break
+    return picked
+
+
+def _fills_one_by_one(items: list[int], target: int) -> bool:
+    """Items (largest first, totalling a multiple of `target`) as groups made one at a time: the
+    largest item left and, from the largest down, the others that can still complete it."""
+    items = items[:]
+    while items:
+        need = target - items.pop(0)
+        after = [1] * (len(items) + 1)  # after[i]: the totals the items from i on can make
+        for i in range(len(items) - 1, -1, -1):
+            after[i] = after[i + 1] | after[i + 1] << items[i]
+        if need < 0 or not after[0] >> need & 1:
+            return False
+        keep = []
+        for i, v in enumerate(items):
+            if need and v <= need and after[i + 1] >> (need - v) & 1:
+                need -= v
+            else:
+                keep.append(v)
+        items = keep
+    return True
+
+
+def _fits_in(items: list[int], groups: int, target: int, fullest: bool) -> bool:
+    """Items (largest first) into `groups` groups of `target`, each into the fullest (or the
+    emptiest) group with room for it."""
+    room = [target] * groups
+    for v in items:
+        best = -1
+        for g, r in enumerate(room):
+            if v <= r and (best < 0 or (r < room[best]) == fullest and r != room[best]):
+                best = g
+        if best < 0:
+            return False
+        room[best] -= v
+    return True
+
+
+def _completions(need: int, required: Counts, optional: Counts, kind: int) -> Iterator[tuple[Counts, Counts]]:
+    """Every way to take items totalling `need` from the fixed values <= `kind` and the Fools,
+    as the counts left. Required items are taken before optional ones of the same value: an
+    optional item in a group can always trade places with a required one left outside."""
+    if need == 0:
+        yield required, optional
+        return
+    if kind == FOOL_KIND:
+        have = required[0] + optional[0]
+        for as14 in range(need // 14 + 1):
+            used = as14 + need - 14 * as14
+            if used <= have:
+                yield _take(required, optional, 0, used)
+        return
+    most = min(required[kind] + optional[kind], need // kind)
+    for m in range(most, -1, -1):
+        r, o = _take(required, optional, kind, m) if m else (required, optional)
+        yield from _completions(need - m * kind, r, o, kind - 1)
+
+
+def _take(required: Counts, optional: Counts, kind: int, m: int) -> tuple[Counts, Counts]:
+    from_required = min(m, required[kind])
+    r, o = list(required), list(optional)
+    r[kind] -= from_required
+    o[kind] -= m - from_required
+    return tuple(r), tuple(o)
+
+
+def one_group_totals(codes) -> set[int]:
+    """The totals that plain items may take together (each Fool 1 or 14)."""
+    totals = {0}
+    for code in codes:
+        totals = {t + v for t in totals for v in ((1, 14) if code == 0 else (code,))}
+    return totals
+
+
+def groups_totalling(target: int, codes: tuple[int, ...], active: int, budget: int = 2_000) -> list[list[int]]:
+    """Groups (bitmasks over the items, plus bit len(codes) for the active card when `active` > 0)
+    whose values total `target`, listed per bit: the groups holding that bit. Exponential in the
+    field's size, so for policies only: the search stops after `budget` steps with the groups
+    found so far (on a crowded field, some of them)."""
+    values = list(codes) + ([active] if active else [])
+    found: list[int] = []
+    plain = []
+    for i, code in enumerate(values):
+        if code >= MULTIPLE_CODE:
+            if code - MULTIPLE_CODE == target:
+                found.append(1 << i)
+        else:
+            plain.append((i, code))
+    suffix = [0] * (len(plain) + 1)  # the most the plain items from j on can add
+    for j in range(len(plain) - 1, -1, -1):
+        suffix[j] = suffix[j + 1] + (14 if plain[j][1] == 0 else plain[j][1])
+    steps = [budget]
+
+    def rec(j: int, remaining: int, mask: int) -> None:
+        steps[0] -= 1
+        if steps[0] < 0:
+            return
+        if remaining == 0:
+            found.append(mask)
+            return
+        if suffix[j] < remaining:
+            return
+        i, code = plain[j]
+        bit = 1 << i
+        if code == 0:
+            rec(j + 1, remaining - 1, mask | bit)
+            if remaining >= 14:
+                rec(j + 1, remaining - 14, mask | bit)
+        elif code <= remaining:
+            rec(j + 1, remaining - code, mask | bit)
+        rec(j + 1, remaining, mask)
+
+    if plain:
+        rec(0, target, 0)
+    groups = sorted(set(found))
+    return [[g for g in groups if g >> b & 1] for b in range(len(values))]
