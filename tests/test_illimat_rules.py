@@ -995,3 +995,20 @@ def test_a_changeling_claim_after_this_turns_swap_survives_a_snapshot():
     copy = GAME2.state_from_json(json.loads(json.dumps(data)))
     assert copy.legal_actions() == state.legal_actions()
     np.testing.assert_array_equal(copy.state_tensor(), state.state_tensor())
+
+
+# ----- render ---------------------------------------------------------------------------------
+def test_render_names_the_last_play_the_card_legend_and_the_winner():
+    state = position(hands=[["AS", "9P", "9A", "9W"], ["6P"]], fields=[{"loose": ["AW", "KP", "3S"]}])
+    text = GAME2.render(state, None)
+    assert "last play: none yet" in text
+    assert "rank A = Fool" in text and "A autumn" in text  # the Fool and Autumn share the letter A
+    play(state, "card AS", "field 0", "harvest", "value 14", "card KP", "card AW", "done")
+    assert "last play: player_0 harvested KP AW from field 0 with AS" in GAME2.render(state, 1)
+    state = position(hands=[["2S", "9P", "9A", "9W"], ["6P"]], fields=[{}, {}, {"loose": ["KP"]}])
+    play(state, "card 2S", "field 2", "sow")  # field 1 is Autumn: no sowing there
+    assert "last play: player_0 sowed 2S into field 2" in GAME2.render(state, None)
+    over = position(hands=[[]], scores=[17, 10], decision="game_over")
+    assert "winner player_0" in GAME2.render(over, None)
+    tie = position(hands=[[]], scores=[12, 12], decision="game_over")
+    assert "tie between player_0, player_1" in GAME2.render(tie, None)

@@ -29,14 +29,18 @@ def render_text(state: IllimatState, viewer: int | None) -> str:
     everything = viewer == -1
     scores = ", ".join(f"player_{p} {s}" for p, s in enumerate(state.match_scores))
     if state.decision == OVER:
-        head = f"game over after {state.round} round(s) | scores: {scores}"
+        best = max(state.match_scores)
+        winners = [f"player_{p}" for p, x in enumerate(state.match_scores) if x == best]
+        result = f"winner {winners[0]}" if len(winners) == 1 else "tie between " + ", ".join(winners)
+        head = f"game over after {state.round} round(s) | {result} | scores: {scores}"
     else:
         head = (f"round {state.round + 1} | player_{state.current_player} to move "
                 f"({DECISION_NAMES[state.decision]} decision) | scores: {scores}")
     lines = [f"Illimat | {head}",
              f"  draw pile {len(state.deck)}" + (f": {_cards(reversed(state.deck))}" if everything else "")
              + f" | okus on the Illimat {state.okus_left}"
-             + (" | Harmonic Convergence happened" if state.converged else "")]
+             + (" | Harmonic Convergence happened" if state.converged else ""),
+             f"  last play: {_last_play(state)}"]
     for f in range(NUM_FIELDS):
         L = state.lum[f]
         if L == NO_LUMINARY:
@@ -73,7 +77,20 @@ def render_text(state: IllimatState, viewer: int | None) -> str:
                      f"| okus {state.okus[p]} | Luminaries {claimed}")
     if state.decision != OVER:
         lines.append("  move so far: " + _move_text(state))
+    lines.append(f"  {LEGEND}")
     return "\n".join(lines)
+
+
+LEGEND = ("cards: rank then suit; rank A = Fool, J = Knight; suit P spring, S summer, A autumn, W winter, "
+          "* stars (so AA is the Fool of autumn)")
+
+
+def _last_play(state: IllimatState) -> str:
+    """The last play of a card, all public (a sow shows its card: it lands face up)."""
+    if state.last_play is None:
+        return "none yet"
+    seat, text = state.last_play
+    return f"player_{seat} {text}"
 
 
 def _move_text(state: IllimatState) -> str:

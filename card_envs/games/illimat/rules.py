@@ -352,7 +352,8 @@ class IllimatState(State):
         self._legal: list[int] | None = None
         self._mask: bytearray | None = None
         self._sums: list[tuple[int, int] | None] = [None] * NUM_FIELDS
-        self._ctx = None  # items decision: (keys, groups by bit, all-items mask, active bit)
+        self._ctx = None  # items decision: (keys, codes, key -> index, active value, targets)
+        self.last_play: tuple[int, str] | None = None  # (seat, what it did): for render only
 
     # ----- queries ------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -704,6 +705,7 @@ class IllimatState(State):
         self.features[self.game.off["move_action"] + action - SOW] = 1
         if action == SOW:
             c, f = self.m_card, self.m_field
+            self.last_play = (self.current_player, f"sowed {cname(c)} into field {f}")
             self._from_hand(c)
             self._add_loose(f, c)
             self._main_played((c,), f)
@@ -774,6 +776,8 @@ class IllimatState(State):
                 self._add_harvest(p, card, False)
             for card in taken:
                 self._add_harvest(p, card, False)
+            self.last_play = (p, f"harvested {' '.join(cnames(sorted(taken)))} from field {f} "
+                                 f"with {' '.join(cnames(played))}")
             if not self.loose[f] and not self.piles[f]:
                 self.cleared = f
             self._main_played(played, f)
@@ -786,6 +790,7 @@ class IllimatState(State):
             self._from_hand(c)
             cards = tuple(sorted(taken + [c]))
             self._add_pile(f, (cards[0], self.m_value, not single, cards))
+            self.last_play = (p, f"stockpiled {' '.join(cnames(cards))} as a {self.m_value} in field {f}")
             self._main_played((c,), f)
 
     def _main_played(self, played: tuple[int, ...], f: int) -> None:
@@ -837,6 +842,7 @@ class IllimatState(State):
             self.features[self.game.off["turn"]] = 1
         self.rake_owed = False
         self.features[self.game.off["turn"] + 1] = 0
+        self.last_play = (self.current_player, f"sowed {cname(c)} into field {f} (the Rake)")
         self._from_hand(c)
         self._add_loose(f, c)
         if self._rotate(f, (c,)):
@@ -852,6 +858,7 @@ class IllimatState(State):
         self._from_hand(c)
         self._add_loose(g, c)
         self._to_hand(p, x, public=True)
+        self.last_play = (p, f"swapped {cname(c)} for {cname(x)} in field {g} (the Changeling)")
         self._after_part()
 
     def _after_part(self) -> None:
