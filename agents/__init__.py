@@ -46,7 +46,8 @@ __all__ = ["NAMED", "Policy", "RandomPolicy", "SearchPolicy", "baseline_names", 
 
 # game name -> "module:Class" of its scripted agent, constructed with the Game.
 SCRIPTED = {"three_piles": "agents.three_piles:ThreePilesHeuristic", "piles": "agents.piles:PilesHeuristic",
-            "illimat": "agents.illimat:IllimatHeuristic", "dominion": "agents.dominion:DominionHeuristic"}
+            "illimat": "agents.illimat:IllimatHeuristic", "dominion": "agents.dominion:DominionHeuristic",
+            "split_the_hoard": "agents.split_the_hoard:SplitTheHoardHeuristic"}
 
 # game name -> {spec: "module:Class"}: a game's further named scripted bots, constructed with the
 # Game and acting from observations like the heuristic (see the module docstring's table).
