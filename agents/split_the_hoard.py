@@ -442,13 +442,20 @@ class SplitTheHoardHeuristic(Policy):
         card = int(v["effect_card"].argmax()) if v["effect_card"].any() else -1
         role = next(self._role(a, f) for a in legal if a != g.DONE)
         if role == "refuse":  # a negotiation for one of our Treasures: it would sell at its price
-            slot = next(k for k in (2, 1, 0) if f["offers"][0][k] == card)
+            slot = int(v["effect_slot"].argmax())
             accept = self._after(f, ((0, card, -1), (actor, card, 1)), ((actor, 0, self._price(f, 0, slot)),))
         elif role == "cancel_coin":  # Lockpicks, Lute, or Pickpocket (a class power: no card shown)
             effect = cs.effect[card] if card >= 0 else cs.classes[f["classes"][actor]].effect
             accept = self._after(f, (), ((0, actor, effect[1]),))
-        else:  # STEAL or SWAP: what comes back (3 Coins or a Treasure) is not shown; count 2 Coins
-            accept = self._after(f, ((0, card, -1), (actor, card, 1)), ((-1, 0, 2),))
+        else:  # STEAL or SWAP: we lose the Treasure taken and get its Coins, or the Treasure given
+            taken = int(v["effect_take"].argmax())
+            moves = ((0, taken, -1), (actor, taken, 1))
+            if v["effect_give"].any():
+                given = int(v["effect_give"].argmax())
+                accept = self._after(f, moves + ((0, given, 1), (actor, given, -1)))
+            else:
+                effect = cs.effect[card] if card >= 0 else cs.classes[f["classes"][actor]].effect
+                accept = self._after(f, moves, ((actor, 0, effect[1]),))
         value, action = _best((self._after(f, ((0, a, -1),)) if a < cs.num_names else f["now"], a)
                               for a in legal if a != g.DONE)
         return action if value > accept + self.ability_margin else g.DONE

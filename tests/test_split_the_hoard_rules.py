@@ -11,9 +11,9 @@ import pytest
 import card_envs
 from card_envs.games.split_the_hoard import effects as E
 from card_envs.games.split_the_hoard import scoring
-from card_envs.games.split_the_hoard.cards import CardSet, load_cards
-from card_envs.games.split_the_hoard.rules import CLAIM, GAME_OVER, NEGOTIATE, REVEAL, SplitTheHoardGame
-from tests.test_split_the_hoard_helpers import Table, checked, legal_names, names, play
+from card_envs.games.split_the_hoard.cards import load_cards
+from card_envs.games.split_the_hoard.rules import CLAIM, NEGOTIATE, REVEAL, SplitTheHoardGame
+from tests.test_split_the_hoard_helpers import Table, legal_names, names, play
 
 CS = load_cards()
 
@@ -651,3 +651,25 @@ def test_snapshot_refuses_bad_positions_naming_the_field():
         with pytest.raises(ValueError, match=field) as refused:
             game.state_from_json(bad)
         assert len(str(refused.value)) < 300
+
+
+def _shown(s, piece: str) -> list[str]:
+    """The Treasure names (or Negotiate Cards) a piece of the mover's observation shows."""
+    view = s.game.observation_layout.views(s.observation(s.current_player))[piece]
+    if piece == "effect_slot":
+        return [f"card{k + 1}" for k in np.flatnonzero(view)]
+    return [s.game.cards.names[x] for x in np.flatnonzero(view)]
+
+
+def test_the_target_of_a_steal_a_swap_or_a_negotiation_sees_what_is_at_stake():
+    s = Table().treasures(0, "Grappling Hook").coins(0, count=3).treasures(1, "Sword", "Shield").claim_window()
+    play(s, "Grappling Hook", "+1", "Sword")  # Shield's owner reacts: Grappling Hook takes the Sword
+    assert (_shown(s, "effect_card"), _shown(s, "effect_take"), _shown(s, "effect_give")) == (
+        ["Grappling Hook"], ["Sword"], [])
+    s = Table().treasures(0, "Mirror of Exchange", "Goblet").treasures(1, "Unicorn Horn", "Shield").claim_window()
+    play(s, "Mirror of Exchange", "Goblet", "+1", "Unicorn Horn")
+    assert s.decision == E.REACT and s.current_player == 1
+    assert (_shown(s, "effect_take"), _shown(s, "effect_give")) == (["Unicorn Horn"], ["Goblet"])
+    s = Table().coins(0, count=5).treasures(1, "Holy Symbol").negotiate({1: ["Sword", "Sword", None]})
+    play(s, "+1", "card2")  # two Swords on sale: the second Negotiate Card's is asked for
+    assert s.decision == E.REACT and (_shown(s, "effect_card"), _shown(s, "effect_slot")) == (["Sword"], ["card2"])

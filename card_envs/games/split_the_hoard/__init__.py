@@ -99,7 +99,7 @@ offered only when its effect can be carried out, a buy only when it can be paid)
 
 ## Observation
 
-``{"observation": float32[548 + 216n], "action_mask": int8[50]}``: 980, 1196, 1412, 1628 entries
+``{"observation": float32[630 + 216n], "action_mask": int8[50]}``: 1062, 1278, 1494, 1710 entries
 for n = 2, 3, 4, 5. Seats are relative to the observer (0 = the observer, 1 = the next seat
 clockwise). Layout for 3 players (``game.observation_layout.views(obs)`` gives named arrays):
 
@@ -127,11 +127,14 @@ clockwise). Layout for 3 players (``game.observation_layout.views(obs)`` gives n
 | `treasure_discard` | (39,) | 1095..1133 | the Treasure discard pile by name / most copies |
 | `round` | (1,) | 1134..1134 | round index / most rounds |
 | `end_triggered` | (1,) | 1135..1135 | 1 once a draw came up short (the game is ending, resolution 10) |
-| `turn` | (3,) | 1136..1138 | the Negotiate turn: actions left / 3 (capped), discount / 6 (capped), printed price only |
-| `dragon_taker` | (3,) | 1139..1141 | 1 at the seat that takes the Dragon Card at this round's end (TAKE_DRAGON) |
-| `effect_card` | (39,) | 1142..1180 | one-hot Treasure in play: the ability being resolved, the Treasure negotiated for or taken, the Deal whose trigger is asked |
-| `effect_seats` | (2, 3) | 1181..1186 | one-hot actor and target of the effect or negotiation in progress |
-| `refused` | (3, 3) | 1187..1195 | 1 where a Negotiate Card refused the player to move this action |
+| `turn` | (4,) | 1136..1139 | the Negotiate turn: actions left / 3 (capped), discount / 6 (capped), printed price only, the discount's floor / 6 (capped) |
+| `dragon_taker` | (3,) | 1140..1142 | 1 at the seat that takes the Dragon Card at this round's end (TAKE_DRAGON) |
+| `effect_card` | (39,) | 1143..1181 | one-hot Treasure in play: the ability being resolved, the Treasure negotiated for, the Deal whose trigger is asked |
+| `effect_take` | (39,) | 1182..1220 | one-hot Treasure the ability in progress takes from its target |
+| `effect_give` | (39,) | 1221..1259 | one-hot Treasure a swap in progress gives its target |
+| `effect_slot` | (3,) | 1260..1262 | 1 at the Negotiate Card (1, 2, 3 Coins) being bought from |
+| `effect_seats` | (2, 3) | 1263..1268 | one-hot actor and target of the effect or negotiation in progress |
+| `refused` | (3, 3) | 1269..1277 | 1 where a Negotiate Card refused the player to move this action |
 
 Public: every Haul's Treasures and Coin count, the Treasure discard pile, the commits once
 flipped, classes and used powers, the Dragon Card, the effect in progress. Hidden (resolution
@@ -213,7 +216,8 @@ them:
   action in the same turn (abilities may be used again before it). A refused negotiation returns
   the buyer to his turn decision with that Negotiate Card excluded for this action.
 - STEAL and SWAP: the actor names the target and the Treasure(s) first, then the target may react
-  (Shield), knowing what is at stake. A negotiation's target reacts after the buyer names the card.
+  (Shield), knowing what is at stake (`effect_take`, `effect_give`). A negotiation's target reacts
+  after the buyer names the card (`effect_card`, `effect_slot`).
 - An ability is offered only when it can do something required: STEAL needs its Coins and a
   target with a Treasure, SWAP a Treasure to give and a target with one, RECOVER_TREASURE a
   card in the pile, FLIP_COIN a Coin. GAIN, PEEK_DECK and the like are always offered, even on an

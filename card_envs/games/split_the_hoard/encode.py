@@ -39,10 +39,14 @@ def _tail(n: int, nn: int) -> list[Piece]:
         Piece("treasure_discard", (nn,), "the Treasure discard pile by name / most copies"),
         Piece("round", (1,), "round index / most rounds"),
         Piece("end_triggered", (1,), "1 once a draw came up short (the game is ending, resolution 10)"),
-        Piece("turn", (3,), "the Negotiate turn: actions left / 3 (capped), discount / 6 (capped), printed price only"),
+        Piece("turn", (4,), "the Negotiate turn: actions left / 3 (capped), discount / 6 (capped), printed price "
+                            "only, the discount's floor / 6 (capped)"),
         Piece("dragon_taker", (n,), "1 at the seat that takes the Dragon Card at this round's end (TAKE_DRAGON)"),
         Piece("effect_card", (nn,), "one-hot Treasure in play: the ability being resolved, the Treasure "
-                                    "negotiated for or taken, the Deal whose trigger is asked"),
+                                    "negotiated for, the Deal whose trigger is asked"),
+        Piece("effect_take", (nn,), "one-hot Treasure the ability in progress takes from its target"),
+        Piece("effect_give", (nn,), "one-hot Treasure a swap in progress gives its target"),
+        Piece("effect_slot", (3,), "1 at the Negotiate Card (1, 2, 3 Coins) being bought from"),
         Piece("effect_seats", (2, n), "one-hot actor and target of the effect or negotiation in progress"),
         Piece("refused", (n, 3), "1 where a Negotiate Card refused the player to move this action"),
     ]
@@ -201,6 +205,8 @@ class Encoder:
             if s.printed_only:
                 add_i(o["turn"] + 2)
                 add_w(1.0)
+            add_i(o["turn"] + 3)
+            add_w(min(s.discount_floor, 6) / 6)
             for q, k in s.refused:
                 add_i(o["refused"] + rel(q) * 3 + k)
                 add_w(1.0)
@@ -216,8 +222,12 @@ class Encoder:
                 add_w(1.0)
             if e["k"] == "buy" and e["slot"] >= 0:
                 card = name[s.offer[target][e["slot"]]]
-            elif e.get("take", -1) >= 0:
-                card = name[e["take"]]
+                add_i(o["effect_slot"] + e["slot"])
+                add_w(1.0)
+            for key in ("take", "give"):  # what is at stake for the target, who may react
+                if e.get(key, -1) >= 0:
+                    add_i(o["effect_" + key] + name[e[key]])
+                    add_w(1.0)
         elif s.deals and s.decision != OVER:
             card = name[s.deals[0][1]]
         if card >= 0:

@@ -17,9 +17,9 @@ import numpy as np
 from card_envs.core.game import ArgumentError, Game, IllegalActionError, State, is_integer
 from card_envs.core.rewards import check_reward_mode, rank_returns, score_returns
 from card_envs.games.split_the_hoard import effects
-from card_envs.games.split_the_hoard.cards import CardSet, load_cards
+from card_envs.games.split_the_hoard.cards import load_cards
 from card_envs.games.split_the_hoard.effects import (
-    COMMIT_CARD, COMMIT_COINS, DEAL, DECISION_NAMES, EXTRA_COIN, OVER, PRIORITY, SCRY, TURN)
+    COMMIT_CARD, COMMIT_COINS, DEAL, DECISION_NAMES, OVER, PRIORITY, TURN)
 from card_envs.games.split_the_hoard.scoring import score_game
 
 REVEAL, NEGOTIATE, CLAIM, GAME_OVER = range(4)

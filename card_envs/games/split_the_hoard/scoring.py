@@ -49,17 +49,16 @@ def max_rank(tc, cs) -> int | None:
 
 def longest_run(tc, cs) -> int:
     """Warlord: the most distinct Treasures whose effective ranks are consecutive integers, each
-    modifier attached to at most one fixed-rank Treasure (exact: a memoised search)."""
+    modifier attached to at most one fixed-rank Treasure (exact)."""
     fixed = _fixed(tc, cs)
     if not fixed:
         return 0
     bases = tuple(sorted(set(fixed)))
-    base_counts = tuple(fixed.count(b) for b in bases)
     mods = _mods(tc, cs)
     if not mods:
         return _plain_run(bases)
     values = tuple(sorted(set(mods)))
-    return _run_search(bases, base_counts, values, tuple(mods.count(v) for v in values))
+    return _run_search(tuple((b, fixed.count(b)) for b in bases), values, tuple(mods.count(v) for v in values))
 
 
 def _plain_run(values) -> int:
@@ -81,34 +80,49 @@ def _subsets(values: tuple, counts: tuple) -> dict[int, list[tuple]]:
 
 
 @lru_cache(maxsize=4096)
-def _run_search(bases, base_counts, values, mod_counts) -> int:
-    memo: dict = {}
-
-    def extend(v: int, bc: tuple, mc: tuple) -> int:
-        """The most consecutive values v, v+1, ... that the remaining Treasures can make."""
-        key = (v, bc, mc)
-        if key in memo:
-            return memo[key]
-        best, left = 0, sum(bc)
-        for i, b in enumerate(bases):
-            if not bc[i]:
-                continue
-            for used in _subsets(values, mc).get(v - b, ()):
-                nbc = bc[:i] + (bc[i] - 1,) + bc[i + 1:]
-                nmc = tuple(m - u for m, u in zip(mc, used))
-                best = max(best, 1 + extend(v + 1, nbc, nmc))
-                if best == left:
-                    memo[key] = best
-                    return best
-        memo[key] = best
-        return best
-
+def _run_search(base_counts: tuple, values: tuple, mod_counts: tuple) -> int:
+    """The longest run, trying start values in turn. A run is feasible or not as a whole, and
+    dropping its last value keeps it feasible, so from each start only runs longer than the best
+    so far are tried. In a run, a value some Treasure has as its fixed rank is taken by such a
+    Treasure with no modifier (any run can be rearranged so: modifiers only move to a Treasure
+    that keeps them); the other values (gaps) need a spare Treasure and modifiers."""
+    counts = dict(base_counts)
     sums = _subsets(values, mod_counts)
-    starts = sorted({b + s for b in bases for s in sums})
-    best = 0
-    for v in starts:
-        best = max(best, extend(v, base_counts, mod_counts))
+    low, high = min(counts) + min(sums), max(counts) + max(sums)
+    total = sum(counts.values())
+    best = _plain_run(sorted(counts))
+    for start in range(low, high + 1):
+        length = best + 1
+        while start + length - 1 <= high and length <= total and _fillable(start, length, counts, values, mod_counts):
+            best, length = length, length + 1
     return best
+
+
+def _fillable(start: int, length: int, counts: dict, values: tuple, mod_counts: tuple) -> bool:
+    """Can the run start, ..., start + length - 1 be made (see `_run_search`)?"""
+    run = range(start, start + length)
+    gaps = [x for x in run if x not in counts]
+    if len(gaps) > sum(mod_counts):  # a gap needs at least one modifier
+        return False
+    spares = tuple((b, k - (b in run)) for b, k in counts.items() if k - (b in run) > 0)
+    if sum(k for _, k in spares) < len(gaps):
+        return False
+    return _fill_gaps(tuple(gaps), spares, values, mod_counts)
+
+
+@lru_cache(maxsize=1 << 14)
+def _fill_gaps(gaps: tuple, spares: tuple, values: tuple, mod_counts: tuple) -> bool:
+    """Each gap from a distinct spare Treasure (base, copies) plus disjoint modifier sets."""
+    if not gaps:
+        return True
+    gap = gaps[0]
+    for i, (base, k) in enumerate(spares):
+        rest = spares[:i] + ((base, k - 1),) * (k > 1) + spares[i + 1:]
+        for used in _subsets(values, mod_counts).get(gap - base, ()):
+            left = tuple(m - u for m, u in zip(mod_counts, used))
+            if _fill_gaps(gaps[1:], rest, values, left):
+                return True
+    return False
 
 
 # ----- Titles --------------------------------------------------------------------------------------

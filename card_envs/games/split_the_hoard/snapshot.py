@@ -348,7 +348,6 @@ def validate(s: SplitTheHoardState, data: dict) -> None:
     """The invariants of a position (card conservation was checked while reading)."""
     g = s.game
     n = g.num_players
-    cs = g.cards
     for c, bits in enumerate(s.known_by):
         if bits and c in s.treasure_discard:
             raise ValueError("treasure_discard: public cards are never 'seen by'")
