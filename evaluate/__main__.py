@@ -71,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", default="{}", help='game arguments as JSON, e.g. \'{"num_players": 2}\'')
     parser.add_argument("--out", default=None, help="output folder (default runs/evaluate/<env_id>)")
     parser.add_argument("--record", metavar="DIR", help="save every game as a JSON replay (card_envs.replay)")
+    parser.add_argument("--html", action="store_true",
+                        help="with --record: also write each replay as a self-contained HTML page beside it "
+                             "(card_envs.replay_html; ~0.2-2 s per game)")
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -90,6 +93,8 @@ def parse_args(argv: list[str] | None, parser: argparse.ArgumentParser | None = 
         parser.error(f"--config is not valid JSON: {error}")
     if not isinstance(args.config, dict):
         parser.error("--config must be a JSON object, e.g. '{\"num_players\": 2}'")
+    if args.html and not args.record:
+        parser.error("--html writes pages beside the replays: give --record DIR too")
     if args.exploit is not None and (args.gauntlet is not None or args.players):
         parser.error("--exploit CHECKPOINT takes no players and no --gauntlet")
     if not 0 < args.minutes < float("inf"):
@@ -153,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
           file=sys.stderr)
     start = time.perf_counter()
     results = play_pairings(args.env_id, game.config, pairs, args.deals, args.seed, args.workers,
-                            args.chunk_deals, args.record, progress=not args.no_progress)
+                            args.chunk_deals, args.record, progress=not args.no_progress, record_html=args.html)
     wall = time.perf_counter() - start
     command = "python -m evaluate " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     meta = {"env_id": args.env_id, "config": game.config, "mode": mode, "deals": args.deals, "seed": args.seed,

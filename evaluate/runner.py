@@ -95,8 +95,10 @@ def slug(text: str) -> str:
 class _Context:
     """What a worker keeps between tasks: the game and each policy, built once."""
 
-    def __init__(self, env_id: str, config: dict[str, Any], seed: int, record: str | None, threads_one: bool):
+    def __init__(self, env_id: str, config: dict[str, Any], seed: int, record: str | None, threads_one: bool,
+                 record_html: bool = False):
         self.env_id, self.config, self.seed, self.record = env_id, config, seed, record
+        self.record_html = record_html
         self.game = card_envs.make_game(env_id, **config)
         self.pattern = seating_pattern(self.game)
         self.rotations = distinct_rotations(self.pattern)
@@ -144,7 +146,12 @@ class _Context:
                                  {"deal": deal, "deal_seed": self.seed + deal, "seat_shift": shift})
             if not np.array_equal(replay.returns, np.roll(rewards[row], shift)):
                 raise RuntimeError(f"replay of deal {deal} shift {shift} does not reproduce the game")
-            save_replay(folder / f"deal{deal:06d}_shift{shift}.json", replay)
+            path = folder / f"deal{deal:06d}_shift{shift}.json"
+            save_replay(path, replay)
+            if self.record_html:
+                from card_envs.replay_html import write_replay_html
+
+                write_replay_html(replay, path.with_suffix(".html"))
 
 
 _WORKER: _Context | None = None
@@ -161,8 +168,10 @@ def _run_task(task: Task) -> Task:
 
 def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player, Player]], deals: int,
                   seed: int = 0, workers: int = 1, chunk_deals: int = 10, record: str | None = None,
-                  progress: bool = True) -> list[PairResult]:
-    """Play ``deals`` deals of every pairing in every distinct seating (see the module docstring)."""
+                  progress: bool = True, record_html: bool = False) -> list[PairResult]:
+    """Play ``deals`` deals of every pairing in every distinct seating (see the module docstring).
+
+    ``record``: a folder for a JSON replay of every game; ``record_html``: an HTML page beside each."""
     if deals < 1 or chunk_deals < 1 or workers < 1:
         raise ValueError("deals, chunk_deals and workers must be at least 1")
     game = card_envs.make_game(env_id, **config)
@@ -174,7 +183,7 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
             tasks.append(Task(p, c, a.spec, b.spec, (a.label, b.label),
                               list(range(start, min(start + chunk_deals, deals))), policy_seed))
     threads_one = any(player.spec.endswith(".pt") for pair in pairs for player in pair)
-    args = (env_id, config, seed, record, threads_one)
+    args = (env_id, config, seed, record, threads_one, record_html)
     done: list[Task] = []
     total = sum(len(t.deals) for t in tasks) * len(rotations)
     with tqdm(total=total, desc="games", unit="game", disable=not progress, smoothing=0.05) as bar:
