@@ -1,12 +1,17 @@
-"""Play and print a seeded game between agents: ``python -m agents.play [env_id] [options]``.
+"""Play and print a seeded game between agents, or play one yourself: ``python -m agents.play [env_id] [options]``.
 
     python -m agents.play three_piles_v0 --players heuristic random --seed 7
     python -m agents.play three_piles_v0 --players heuristic random --games 200   # win rates only
+    python -m agents.play illimat_v0 --human --seat 1 --opponent random            # you play seat 1
+    python -m agents.play --human --resume illimat_v0_seat1.snapshot.json          # after 'quit'
+
+``--human``: you play one seat in the terminal against ``--opponent`` (see `agents.human`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 import card_envs
@@ -17,17 +22,93 @@ from agents.match import play_game, seat_rotated_results
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.splitlines()[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    parser.add_argument("env_id", nargs="?", default="three_piles_v0", choices=card_envs.list_envs())
+    parser.add_argument("env_id", nargs="?", default=None, choices=card_envs.list_envs(),
+                        help="the game (default three_piles_v0, or the --resume file's)")
     parser.add_argument("--players", nargs="+", default=["heuristic", "random"],
                         help="one policy name per seat (random, heuristic)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deal and of the agents")
     parser.add_argument("--games", type=int, default=1,
                         help="more than 1: play that many seat-rotated games and print win rates only")
-    return parser.parse_args(argv)
+    human = parser.add_argument_group("playing yourself (--human)")
+    human.add_argument("--human", action="store_true", help="play one seat yourself in the terminal")
+    human.add_argument("--seat", type=int, default=None, help="your seat (default 0, or the --resume file's)")
+    human.add_argument("--opponent", default=None, metavar="SPEC",
+                       help="the policy of every other seat (agents.make_policy: random, heuristic, greedy, "
+                            "ismcts, a game's named bot, a .pt checkpoint); default: heuristic where the game "
+                            "has one, else random, or the --resume file's")
+    human.add_argument("--config", default=None, metavar="JSON",
+                       help='game arguments as JSON, e.g. \'{"num_players": 3}\' (default: the game\'s defaults)')
+    human.add_argument("--resume", metavar="FILE", help="go on with a game saved by 'quit' (implies --human)")
+    human.add_argument("--save", metavar="FILE",
+                       help="where 'quit' saves the game (default: <env_id>_seat<K>.snapshot.json, or the "
+                            "--resume file)")
+    args = parser.parse_args(argv)
+    args.parser = parser
+    if args.resume:
+        args.human = True
+    if not args.human:
+        if args.env_id is None:
+            args.env_id = "three_piles_v0"
+        given = [f"--{k}" for k in ("seat", "opponent", "config", "save") if getattr(args, k) is not None]
+        if given:
+            parser.error(f"{', '.join(given)} only apply to a game you play: add --human")
+    return args
+
+
+def human_main(args: argparse.Namespace) -> int:
+    """``--human``: one game with you at ``--seat`` (see `agents.human`)."""
+    from agents.human import HumanGame, default_opponent, load_save
+
+    parser = args.parser
+    saved: dict = {}
+    snapshot = None
+    if args.resume:
+        try:
+            saved = load_save(args.resume)
+        except ValueError as error:
+            parser.error(str(error))
+        snapshot = saved["snapshot"]
+        if args.env_id is not None and args.env_id != snapshot.get("env_id"):
+            parser.error(f"{args.resume} holds a {snapshot.get('env_id')!r} game, not {args.env_id!r}")
+        args.env_id = snapshot.get("env_id")
+        if args.env_id not in card_envs.list_envs():
+            parser.error(f"{args.resume} is for {args.env_id!r}, which is not a registered env "
+                         f"({card_envs.list_envs()})")
+    env_id = args.env_id or "three_piles_v0"
+    try:
+        config = json.loads(args.config) if args.config is not None else None
+    except json.JSONDecodeError as error:
+        parser.error(f"--config is not valid JSON: {error}")
+    if config is not None and not isinstance(config, dict):
+        parser.error("--config must be a JSON object, e.g. '{\"num_players\": 3}'")
+    if snapshot is not None:
+        if config is not None and config != snapshot.get("config"):
+            parser.error(f"--config {config} differs from the saved game's {snapshot.get('config')}")
+        config = snapshot.get("config")
+    if not isinstance(config, dict):
+        config = {}
+    try:
+        game = card_envs.make_game(env_id, **config)
+    except ValueError as error:
+        parser.error(f"--config: {error}")
+    seat = args.seat if args.seat is not None else saved.get("seat", 0)
+    if not (isinstance(seat, int) and 0 <= seat < game.num_players):
+        parser.error(f"--seat must be a seat in 0..{game.num_players - 1}, got {seat!r}")
+    opponent = args.opponent or saved.get("opponent") or default_opponent(game)
+    save = args.save or args.resume or f"{env_id}_seat{seat}.snapshot.json"
+    try:
+        session = HumanGame(env_id, game.config, seat, opponent, args.seed, save, snapshot=snapshot)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.resume:
+        print(f"Resumed {args.resume}.")
+    return session.run()
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.human:
+        return human_main(args)
     try:
         game = card_envs.make_game(args.env_id, num_players=len(args.players))
     except ValueError as error:

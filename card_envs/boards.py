@@ -171,7 +171,8 @@ def _split_the_hoard(state, viewer: int | None) -> list[Zone]:
             zones.append(zone("table", "deck top (as you know it)",
                               [face(cs.names[cs.NAME[c]], f"p-{cs.phase[cs.NAME[c]]}") if sees(c) else hidden(1)[0]
                                for c in top]))
-    zones.append(zone("table", "coin discard", hidden(len(state.coin_discard)), info=f"{len(state.coin_discard)} cards"))
+    zones.append(zone("table", "coin discard", hidden(len(state.coin_discard)),
+                      info=f"{len(state.coin_discard)} cards"))
     zones.append(zone("table", "treasure discard", named(state.treasure_discard),
                       info=f"Dragon Card: player_{state.dragon}" + (", the game is ending" if state.end_flag else "")))
     for p in range(g.num_players):
@@ -263,8 +264,8 @@ def _dominion(s, viewer: int | None) -> list[Zone]:
             zones.append(zone(group, "discard", listed(discard), q, f"{len(discard)} cards"
                               + (f", top {CARD_NAMES[discard[-1]]}" if discard else "")))
         else:
-            zones.append(zone(group, "discard", hidden(len(discard) - 1) + [face(CARD_NAMES[discard[-1]], cls(discard[-1]))]
-                              if discard else [], q, f"{len(discard)} cards"))
+            face_up = [face(CARD_NAMES[discard[-1]], cls(discard[-1]))] if discard else []  # only its top
+            zones.append(zone(group, "discard", hidden(len(discard) - 1) + face_up, q, f"{len(discard)} cards"))
         zones.append(zone(group, "in play", listed(s.in_play[q]), q))
         if s.set_aside[q]:
             zones.append(zone(group, "set aside", listed(s.set_aside[q]), q))

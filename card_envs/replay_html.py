@@ -368,7 +368,12 @@ _JS = r"""
     state.step = Math.max(0, Math.min(steps.length - 1, step));
     draw();
   }
-  function stop() { if (timer !== null) { clearInterval(timer); timer = null; document.getElementById("play").textContent = "play"; } }
+  function stop() {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = null;
+    document.getElementById("play").textContent = "play";
+  }
 
   seatSel.addEventListener("change", function () { state.view = seatSel.value; draw(); });
   slider.addEventListener("input", function () { go(parseInt(slider.value, 10)); });

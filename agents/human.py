@@ -1,0 +1,198 @@
+"""Play a game against agents in the terminal: ``python -m agents.play <env_id> --human``.
+
+    python -m agents.play three_piles_v0 --human                    # you are player_0, vs the heuristic
+    python -m agents.play illimat_v0 --human --seat 1 --opponent random
+    python -m agents.play dominion_v0 --human --resume dominion_v0_seat0.snapshot.json
+
+You see your own view only (``game.render(state, your_seat)``). At each of your decisions the legal
+actions are listed as ``number: action name``; answer with the number or the exact name. A turn
+made of several decisions (an Illimat harvest, a Dominion card's choices) is asked one decision at
+a time; a decision with one legal answer is played for you and said so. An answer that is not
+accepted is explained and asked again. ``quit`` (or the end of the input) saves the position to a
+snapshot file, written atomically, and prints the command that resumes it. The other seats are
+played by ``make_policy(--opponent)``; you are told their moves as far as you could see them (a
+secret choice, such as a card committed face down, is not named: `card_envs.replay_html.action_known`).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+import card_envs
+from agents import make_policy
+from card_envs.core.files import atomic_write
+from card_envs.replay_html import action_known
+
+QUIT_WORDS = ("quit", "exit", "q")
+HELP_WORDS = ("help", "?", "h")
+SAVE_FORMAT = 1
+
+
+def default_opponent(game) -> str:
+    """The game's scripted heuristic where it has one, else random."""
+    from agents import SCRIPTED
+
+    return "heuristic" if game.name in SCRIPTED else "random"
+
+
+def load_save(path: str | Path) -> dict[str, Any]:
+    """A file written by ``quit`` ({"snapshot", "seat", "opponent", "seed"}) or a bare env snapshot
+    (``env.unwrapped.snapshot()``: {"env_id", "config", "state"}); ValueError naming the problem."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise ValueError(f"cannot read the snapshot file {path}: {error}") from None
+    if isinstance(data, dict) and set(data) == {"env_id", "config", "state"}:
+        return {"snapshot": data}
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT or not isinstance(data.get("snapshot"), dict):
+        raise ValueError(f"{path} is neither a saved human game (format {SAVE_FORMAT}) nor an env snapshot "
+                         "({'env_id', 'config', 'state'})")
+    return data
+
+
+class HumanGame:
+    """One game: ``seat`` answered from ``stdin``, every other seat by the ``opponent`` policy."""
+
+    def __init__(self, env_id: str, config: dict[str, Any], seat: int, opponent: str, seed: int,
+                 save_path: str | Path, stdin: TextIO | None = None, stdout: TextIO | None = None,
+                 snapshot: dict[str, Any] | None = None):
+        self.env_id, self.seat, self.opponent, self.seed = env_id, seat, opponent, seed
+        self.save_path = Path(save_path)
+        self.stdin, self.out = stdin or sys.stdin, stdout or sys.stdout
+        self.env = card_envs.raw_env(env_id, render_mode="ansi", render_seat=seat, auto_forced=False, **config)
+        self.game = self.env.game
+        self.policy = make_policy(opponent, self.game)
+        self.rng = np.random.default_rng(seed)
+        if snapshot is not None:
+            self.env.reset(seed=seed, options={"state": snapshot})
+        else:
+            self.env.reset(seed=seed)
+        self.echo = not (hasattr(self.stdin, "isatty") and self.stdin.isatty())
+
+    # ----- output -----------------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def who(self, seat: int) -> str:
+        if seat == self.seat:
+            return f"player_{seat} (you)"
+        mate = self.game.team_of(seat) == self.game.team_of(self.seat)
+        return f"player_{seat} ({self.opponent}{', your partner' if mate else ''})"
+
+    def show_choices(self, legal: list[int]) -> None:
+        for k, action in enumerate(legal, 1):
+            self.say(f"  {k:>3}: {self.game.action_to_string(action)}")
+        self.say(f"Type a number 1..{len(legal)} or an action name as listed; 'help' lists them again, "
+                 "'quit' saves and stops.")
+
+    # ----- the game -----------------------------------------------------------------------------
+    def run(self) -> int:
+        env, game = self.env, self.game
+        self.say(f"{self.env_id}: you are player_{self.seat}; the other seats are played by {self.opponent!r}.")
+        final: dict[str, float] = {}
+        scores = None
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            if terminated or truncated:
+                final[agent], scores = reward, info.get("scores", scores)
+                env.step(None)
+                continue
+            seat = env.agent_seat[agent]
+            legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
+            if seat == self.seat:
+                action = self.ask(legal)
+                if action is None:
+                    return self.quit()
+            else:
+                state = game.state_from_json(env.snapshot()["state"])
+                if getattr(self.policy, "needs_state", False):
+                    action = int(self.policy.act_state(state, seat, self.rng))
+                else:
+                    action = int(self.policy.act(obs["observation"], obs["action_mask"], self.rng))
+                if action_known(state, action, self.seat, np.random.default_rng(self.seed)):
+                    self.say(f"{self.who(seat)}: {game.action_to_string(action)}")
+                else:
+                    self.say(f"{self.who(seat)} made a choice hidden from you")
+            env.step(action)
+        self.finish(final, scores)
+        return 0
+
+    def ask(self, legal: list[int]) -> int | None:
+        """Your action, or None to quit. A single legal action is played for you."""
+        game = self.game
+        self.say("-" * 72)
+        self.say(self.env.render())
+        if len(legal) == 1:
+            self.say(f"Your only legal action: {game.action_to_string(legal[0])} (played for you)")
+            return legal[0]
+        self.say(f"Your decision, player_{self.seat}:")
+        self.show_choices(legal)
+        names = {game.action_to_string(a): a for a in legal}
+        folded = {" ".join(name.lower().split()): a for name, a in names.items()}
+        while True:
+            self.out.write("> ")
+            self.out.flush()
+            line = self.stdin.readline()
+            if line == "":  # end of input
+                self.say("(end of input)")
+                return None
+            answer = line.strip()
+            if self.echo:
+                self.say(answer)
+            if answer.lower() in QUIT_WORDS:
+                return None
+            if answer.lower() in HELP_WORDS:
+                self.show_choices(legal)
+                continue
+            refused = self.refusal(answer, legal, names, folded)
+            if isinstance(refused, int):
+                return refused
+            self.say(refused)
+
+    def refusal(self, answer: str, legal: list[int], names: dict[str, int], folded: dict[str, int]) -> int | str:
+        """The chosen action, or a sentence saying why ``answer`` is refused and what is accepted."""
+        accepted = f"type a number 1..{len(legal)}, an action name as listed, 'help' or 'quit'"
+        if not answer:
+            return f"Nothing typed: {accepted}."
+        if answer.lstrip("+-").isdigit():
+            number = int(answer)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            return f"{number} is not one of the listed numbers: choose 1..{len(legal)}."
+        if answer in names:
+            return names[answer]
+        key = " ".join(answer.lower().split())
+        if key in folded:
+            return folded[key]
+        every = {" ".join(self.game.action_to_string(a).lower().split()) for a in range(self.game.num_actions)}
+        if key in every:
+            return f"'{answer}' is an action of this game but not a legal one now; {accepted}."
+        return f"'{answer}' is neither a listed number nor an action name; {accepted}."
+
+    def quit(self) -> int:
+        data = {"format": SAVE_FORMAT, "snapshot": self.env.snapshot(), "seat": self.seat,
+                "opponent": self.opponent, "seed": self.seed}
+        text = json.dumps(data)
+        atomic_write(self.save_path, lambda tmp: Path(tmp).write_text(text))
+        self.say(f"Saved the game to {self.save_path}. Resume it with:")
+        self.say(f"  python -m agents.play {self.env_id} --human --resume {shlex.quote(str(self.save_path))}")
+        return 0
+
+    def finish(self, rewards: dict[str, float], scores: list[int] | None) -> None:
+        env = self.env
+        self.say("")
+        self.say(env.render())
+        self.say("Game over.")
+        for seat, agent in enumerate(env.possible_agents):
+            score = f"score {scores[seat]}, " if scores is not None else ""
+            self.say(f"  {self.who(seat)}: {score}reward {rewards[agent]:+.2f}")
+        mine = rewards[env.possible_agents[self.seat]]
+        best = max(rewards.values())
+        self.say("You win." if mine == best and mine > min(rewards.values())
+                 else "A draw." if mine == best else "You lose.")
