@@ -287,12 +287,48 @@ def browser_runs(pages, tmp_path_factory):
                    f"{path.as_uri()}#seat=0&step={step}"]
         runs[env_id] = (subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
                         shot, step)
+    # The controls, worked by a script added to a copy of one page: selector, buttons, keys, slider, log.
+    _, path, _ = pages[ENVS[0]]
+    worked = folder / "controls.html"
+    worked.write_text(path.read_text(encoding="utf-8").replace("</body>", _WORK_THE_CONTROLS + "</body>"))
+    command = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+               f"--user-data-dir={profiles / 'controls'}", "--enable-logging=stderr", "--v=0", "--dump-dom",
+               worked.as_uri()]
+    runs["controls"] = (subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True), None, 0)
     out = {}
     for env_id, (process, shot, step) in runs.items():
         dom, err = process.communicate(timeout=120)
         assert process.returncode == 0, err[-2000:]
         out[env_id] = (dom, err, shot, step)
     return out
+
+
+_WORK_THE_CONTROLS = """<script>
+(function () {
+  var seat = document.getElementById("seat");
+  function click(id) { document.getElementById(id).click(); }
+  seat.value = "public"; seat.dispatchEvent(new Event("change"));
+  click("next"); click("next"); click("last"); click("prev"); click("first");
+  document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight"}));
+  document.dispatchEvent(new KeyboardEvent("keydown", {key: "End"}));
+  var slider = document.getElementById("slider");
+  slider.value = "7"; slider.dispatchEvent(new Event("input"));
+  click("play"); click("play");
+  seat.value = "1"; seat.dispatchEvent(new Event("change"));
+  document.querySelectorAll("#log li")[3].click();
+  var done = document.createElement("div");
+  done.id = "worked";
+  done.textContent = document.body.dataset.view + "@" + document.body.dataset.step;
+  document.body.appendChild(done);
+})();
+</script>"""
+
+
+def test_the_controls_work_without_errors(browser_runs):
+    dom, err, _, _ = browser_runs["controls"]
+    assert not [line for line in err.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
+    assert '<div id="worked">1@3</div>' in dom
+    assert re.search(r'<div id="errors" hidden(="")?></div>', dom)
 
 
 @pytest.mark.parametrize("env_id", ENVS)
