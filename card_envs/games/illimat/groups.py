@@ -41,36 +41,23 @@ def coverable(target: int, required: Counts, optional: Counts) -> bool:
     """Can every required item, plus any optional ones, be split into groups each totalling
     `target`? Both arguments are value counts of plain items (multiple stockpiles are the
     caller's: alone, each is a group exactly when its value is the target)."""
+    return _covers(target, required, optional, greedy_first=True)
+
+
+def _covers(target: int, required: Counts, optional: Counts, greedy_first: bool = False) -> bool:
+    """`coverable`, memoised. Groups of more than 14 hold many items, and the search can take long
+    to find one of the many covers there usually are: at the top, a greedy packing tries first
+    (inside the search it would cost more than a node)."""
     key = (target, required, optional)
     hit = _MEMO.get(key)
     if hit is None:
-        hit = _plausible(target, required, optional) and _decide(target, required, optional)
-        _remember(key, hit)
+        hit = _plausible(target, required, optional) and (
+            greedy_first and target > 14 and _packs_greedily(target, required, optional)
+            or _search(target, required, optional))
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        _MEMO[key] = hit
     return hit
-
-
-def _decide(target: int, required: Counts, optional: Counts) -> bool:
-    """Groups of more than 14 hold many items, and the search can take long to find one of the
-    many covers there usually are: a greedy packing finds one at once, the search decides the rest."""
-    if target > 14 and _packs_greedily(target, required, optional):
-        return True
-    return _search(target, required, optional)
-
-
-def _covers(target: int, required: Counts, optional: Counts) -> bool:
-    """`coverable` inside the search: no greedy try (it costs more than a node)."""
-    key = (target, required, optional)
-    hit = _MEMO.get(key)
-    if hit is None:
-        hit = _plausible(target, required, optional) and _search(target, required, optional)
-        _remember(key, hit)
-    return hit
-
-
-def _remember(key: tuple, hit: bool) -> None:
-    if len(_MEMO) >= _MEMO_LIMIT:
-        _MEMO.clear()
-    _MEMO[key] = hit
 
 
 def _search(target: int, required: Counts, optional: Counts) -> bool:
