@@ -7,9 +7,12 @@ Victory-only cards, then Copper), always reveal Moat, a Bane, a Gladiator copy o
 Encampment, take Settlers' Copper, play Sauna's partner, gain Silver with a Workshop, a Duchy from
 Sprawling Castle. "Money" is the total $ value of the Treasures the player owns.
 
-Classes: `BigMoneyUltimate`, `SmithyBM`, `BigSmithy`, `WitchBM`, `CatapultRocksBM` and
-`DominionHeuristic` (the default ``heuristic``: Witch-BM where Witch is in the Supply, else
-Smithy-BM with Smithy, else Catapult/Rocks-BM with that pile, else Big Money Ultimate).
+Classes: `BigMoneyUltimate`, `SmithyBM`, `BigSmithy`, `WitchBM`, `CatapultRocksBM`,
+`TownsfolkFortsBM` (the tier-3 split-pile probe) and `DominionHeuristic` (the default
+``heuristic``: Witch-BM where Witch is in the Supply, else Smithy-BM with Smithy, else
+Catapult/Rocks-BM with that pile, else Townsfolk/Forts-BM with either pile, else Big Money
+Ultimate). The Allies piles' side decisions follow small fixed rules too (name the commonest card
+of the deck, hide and take the dearest card, keep Miller's best card, no rotating by default).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 
 from agents.policy import Policy
 from card_envs.games.dominion.cards import (
-    CARD_ID, GOLD, IS_ACTION, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PLUS_ACTIONS, PLUS_COINS, PROVINCE,
+    CARD_ID, CARD_NAMES, COST, GOLD, IS_ACTION, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PLUS_ACTIONS, PLUS_COINS, PROVINCE,
     SILVER)
 from card_envs.games.dominion.effects import CARD0, DECISIONS, DONE, OPTION0, PILE0, PLAY_ALL
 
@@ -101,6 +104,50 @@ class DominionBot(Policy):
             return int(legal[-1])
         if kind == "sprawling":
             return OPTION0
+        return self._tier3(kind, v, legal, mask, cards)
+
+    def _tier3(self, kind, v, legal, mask, cards) -> int:
+        """The Allies piles' side decisions, by small fixed rules."""
+        if kind in ("rotate", "rotate_any", "acolyte_self"):
+            return DONE
+        if kind == "mode":  # in the card's order of preference (Elder: a second, different one)
+            card = CARD_NAMES[int(np.argmax(v["decision_card"]))]
+            hand = float(v["hand"].sum() * 10)
+            prefer = {"Town Crier": (0, 2, 1), "Blacksmith": (0, 1, 2) if hand <= 3 else (1, 0, 2),
+                      "Hill Fort": (0, 1), "Stronghold": (0, 1)}[card]
+            for k in prefer:
+                if mask[OPTION0 + k]:
+                    return OPTION0 + k
+            return DONE
+        if kind in ("sorceress", "sorcerer"):  # the card most common in the unseen deck
+            deck = v["deck"]
+            return CARD0 + max(cards, key=lambda c: (deck[c], -c))
+        if kind in ("archer_hide", "miller", "archer_pick", "lich"):  # the most useful card
+            return CARD0 + max(cards, key=lambda c: (KEEP[c] + COST[c] / 10, c))
+        if kind == "elder":
+            for c in ACTION_ORDER:
+                if mask[CARD0 + c]:
+                    return CARD0 + c
+            return DONE
+        if kind == "herb_gatherer":
+            return CARD0 + max(cards, key=lambda c: (COIN_VALUE[c], c)) if cards else DONE
+        if kind in ("hill_fort", "conjurer", "sunken_treasure"):
+            piles = [int(a) - PILE0 for a in legal if a >= PILE0 and a < OPTION0]
+            for name in ("Gold", "Silver"):
+                if P[name] in piles:
+                    return PILE0 + P[name]
+            return PILE0 + max(piles, key=lambda q: (v["pile_size"][q] > 0, q))
+        if kind in ("acolyte", "peaceful_cult", "cave_dwellers"):
+            junk = [c for c in cards if c in TRASH_JUNK]
+            return CARD0 + junk[0] if junk else DONE
+        if kind in ("student", "old_map", "sibyl_top", "sibyl_bottom"):
+            return CARD0 + min(cards, key=lambda c: (KEEP[c], c))
+        if kind in ("battle_plan", "tent"):
+            return CARD0 + cards[0] if cards else DONE
+        if kind == "mountain_folk":
+            return OPTION0
+        if kind == "band_of_nomads":  # +1 Buy when buying, else +1 Card
+            return OPTION0 + 2 if v["phase"][2] > 0 else OPTION0
         return int(legal[0])
 
 
@@ -216,6 +263,47 @@ class CatapultRocksBM(DominionBot):
         return super().act(observation, action_mask, rng)
 
 
+class TownsfolkFortsBM(DominionBot):
+    """Split-pile probe for tier 3 (Townsfolk and Forts): Smithy-BM's money rules with a few
+    terminals from the Townsfolk (Blacksmith draws, Elder or Town Crier for $) and the Forts
+    (Garrison, Hill Fort, Stronghold); while a pile shows its rotator (Town Crier, Tent) it buys one
+    of those, and rotates it away (exposing Blacksmith, Garrison) when the rotate question comes."""
+
+    name = "townsfolk_bm"
+    WANT = {"Townsfolk": ("Blacksmith", "Elder", "Miller"), "Forts": ("Garrison", "Hill Fort", "Stronghold")}
+    ROTATORS = {"Townsfolk": "Town Crier", "Forts": "Tent"}
+
+    def priorities(self, f):
+        out = []
+        if f["money"] > 15:
+            out.append("Province")
+        if f["provinces"] <= 4:
+            out.append("Duchy")
+        if f["provinces"] <= 2:
+            out.append("Estate")
+        out.append("Gold")
+        if f["provinces"] <= 6:
+            out.append("Duchy")
+        owned, top = f["owned"], f["supply_top"]
+        terminals = sum(owned[CARD_ID[c]] for cards in self.WANT.values() for c in cards)
+        if terminals < max(1, f["treasures"] / 8):
+            for pile, wanted in self.WANT.items():
+                if f["in_game"][P[pile]] and any(top[CARD_ID[c]] > 0 for c in wanted):
+                    out.append(pile)
+        for pile, rotator in self.ROTATORS.items():  # one rotator to expose the cards under it
+            if f["in_game"][P[pile]] and top[CARD_ID[rotator]] > 0 and not owned[CARD_ID[rotator]]:
+                out.append(pile)
+        return out + ["Silver"]
+
+    def act(self, observation, action_mask, rng) -> int:
+        v = self.layout.views(observation)
+        if DECISIONS[int(np.argmax(v["decision"]))] == "rotate" and action_mask[OPTION0]:
+            card = CARD_NAMES[int(np.argmax(v["decision_card"]))]
+            if card in ("Town Crier", "Tent"):  # its own pile: rotate away a card it does not want
+                return OPTION0 if v["supply_top"][CARD_ID[card]] > 0 else DONE
+        return super().act(observation, action_mask, rng)
+
+
 class DominionHeuristic(DominionBot):
     """The default scripted agent: the strongest of the bots the Supply allows."""
 
@@ -224,11 +312,13 @@ class DominionHeuristic(DominionBot):
     def __init__(self, game):
         super().__init__(game)
         self._bots = {k: cls(game) for k, cls in (("Witch", WitchBM), ("Smithy", SmithyBM),
-                                                  ("Catapult/Rocks", CatapultRocksBM), ("", BigMoneyUltimate))}
+                                                  ("Catapult/Rocks", CatapultRocksBM),
+                                                  ("Townsfolk", TownsfolkFortsBM), ("Forts", TownsfolkFortsBM),
+                                                  ("", BigMoneyUltimate))}
 
     def act(self, observation, action_mask, rng) -> int:
         present = self.layout.views(observation)["supply_in"]
-        for key in ("Witch", "Smithy", "Catapult/Rocks"):
+        for key in ("Witch", "Smithy", "Catapult/Rocks", "Townsfolk", "Forts"):
             if present[P[key]] > 0:
                 return self._bots[key].act(observation, action_mask, rng)
         return self._bots[""].act(observation, action_mask, rng)

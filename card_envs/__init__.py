@@ -30,7 +30,8 @@ register(EnvSpec("split_the_hoard_v0", "card_envs.games.split_the_hoard:SplitThe
                                {"class_powers": "tiebreak_only"})))
 register(EnvSpec("dominion_v0", "card_envs.games.dominion:DominionGame", gym_id="card_envs/Dominion-v0",
                  test_configs=({}, {"num_players": 3, "kingdom": "T1-B"}, {"num_players": 4, "kingdom": "T2"},
-                               {"kingdom": "random", "reward": "score"})))
+                               {"kingdom": "random", "reward": "score"}, {"kingdom": "T3"},
+                               {"num_players": 4, "kingdom": "T3"})))
 
 
 def raw_env(env_id: str, **config: Any):

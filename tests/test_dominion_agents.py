@@ -10,13 +10,13 @@ import pytest
 import card_envs
 from agents import NAMED, baseline_names, make_policy, named_bots, opponent_names
 from agents.dominion import (
-    BigMoneyUltimate, BigSmithy, CatapultRocksBM, DominionHeuristic, SmithyBM, WitchBM)
+    BigMoneyUltimate, BigSmithy, CatapultRocksBM, DominionHeuristic, SmithyBM, TownsfolkFortsBM, WitchBM)
 from agents.match import play_game, rotated_match
 from agents.policy import Policy
 from card_envs.games.dominion.cards import CARD_ID, IS_ACTION, NUM_CARDS, PILE_CARDS, PRESETS, PROVINCE
 
 BOTS = {"heuristic": DominionHeuristic, "bmu": BigMoneyUltimate, "smithy_bm": SmithyBM, "big_smithy": BigSmithy,
-        "witch_bm": WitchBM, "catapult_bm": CatapultRocksBM}
+        "witch_bm": WitchBM, "catapult_bm": CatapultRocksBM, "townsfolk_bm": TownsfolkFortsBM}
 KINGDOMS = list(PRESETS)
 
 
@@ -27,7 +27,7 @@ def game_of(n=2, kingdom="T1-B"):
 # ----- names -------------------------------------------------------------------------------
 def test_every_bot_is_built_by_name():
     game = game_of()
-    assert named_bots(game) == ["bmu", "smithy_bm", "big_smithy", "witch_bm", "catapult_bm"]
+    assert named_bots(game) == ["bmu", "smithy_bm", "big_smithy", "witch_bm", "catapult_bm", "townsfolk_bm"]
     for spec, cls in BOTS.items():
         assert type(make_policy(spec, game)) is cls
     assert opponent_names(game) == ["random", "heuristic", *named_bots(game)]
@@ -38,7 +38,7 @@ def test_every_bot_is_built_by_name():
 @pytest.mark.parametrize("spec, env_id, message", [
     ("bmu:x=1", "dominion_v0", r"policy 'bmu' takes no options"),
     ("smithy", "dominion_v0", r"unknown policy 'smithy'.*the dominion bots \['bmu', 'smithy_bm', 'big_smithy', "
-                              r"'witch_bm', 'catapult_bm'\]"),
+                              r"'witch_bm', 'catapult_bm', 'townsfolk_bm'\]"),
     ("bmu", "three_piles_v0", r"unknown policy 'bmu' for three_piles; available: \['random', 'heuristic'\] "
                               r"\(batched baselines\), 'greedy'"),
 ])
@@ -97,7 +97,11 @@ def actions_owned(owned):
 # The Action cards each bot may own, and must own where its pile is in the Supply.
 C = CARD_ID
 MAY_OWN = {"bmu": set(), "smithy_bm": {C["Smithy"]}, "big_smithy": {C["Smithy"]}, "witch_bm": {C["Witch"]},
-           "catapult_bm": {C["Catapult"]}}
+           "catapult_bm": {C["Catapult"]},
+           "townsfolk_bm": {C[x] for x in ("Blacksmith", "Elder", "Miller", "Garrison", "Hill Fort", "Stronghold",
+                                                  "Town Crier", "Tent")}}
+# Bots that must own at least one of their cards (not all of them) where their piles are in the Supply.
+ANY_OF = {"townsfolk_bm"}
 
 
 @pytest.mark.parametrize("n", [2, 4])
@@ -120,7 +124,10 @@ def test_bot_plays_full_legal_games_from_its_observation(spec, kingdom, n):
     for seat in range(0, n, 2):  # the bot's seats
         owned = state.owned[seat]
         assert actions_owned(owned) <= kinds, (seat, actions_owned(owned))
-        assert all(owned[c] for c in kinds & present), (seat, kinds & present)
+        if spec in ANY_OF:
+            assert not kinds & present or any(owned[c] for c in kinds & present), (seat, kinds & present)
+        else:
+            assert all(owned[c] for c in kinds & present), (seat, kinds & present)
     assert sum(state.owned[s][PROVINCE] for s in range(0, n, 2)) >= 1
     if n == 2:  # against random alone
         assert rewards["player_0"] == 1.0 and scores[0] > scores[1]

@@ -8,10 +8,10 @@ card name, so a card is a data row plus at most one small function.
 from __future__ import annotations
 
 # Types (bit flags).
-ACTION, TREASURE, VICTORY, CURSE, ATTACK, REACTION, CASTLE = 1, 2, 4, 8, 16, 32, 64
+ACTION, TREASURE, VICTORY, CURSE, ATTACK, REACTION, CASTLE, DURATION, LIAISON = 1, 2, 4, 8, 16, 32, 64, 128, 256
 TYPE_NAMES = {ACTION: "Action", TREASURE: "Treasure", VICTORY: "Victory", CURSE: "Curse", ATTACK: "Attack",
-              REACTION: "Reaction", CASTLE: "Castle"}
-A, T, V, K = ACTION, TREASURE, VICTORY, CASTLE
+              REACTION: "Reaction", CASTLE: "Castle", DURATION: "Duration", LIAISON: "Liaison"}
+A, T, V, K, D = ACTION, TREASURE, VICTORY, CASTLE, DURATION
 
 # name, $ cost, Debt cost, types, VP (None: counted by a rule), +Cards, +Actions, +Buys, +$, +VP tokens
 CARD_ROWS = (
@@ -55,6 +55,32 @@ CARD_ROWS = (
     ("Sprawling Castle", 8, 0, V | K, 4, 0, 0, 0, 0, 0),
     ("Grand Castle", 9, 0, V | K, 5, 0, 0, 0, 0, 0),
     ("King's Castle", 10, 0, V | K, None, 0, 0, 0, 0, 0),
+    # Allies split piles (4 x 4 each); the pile types (Augur, Clash, ...) are not modelled: no
+    # implemented card refers to them.
+    ("Herb Gatherer", 3, 0, A, 0, 0, 0, 1, 0, 0),
+    ("Acolyte", 4, 0, A, 0, 0, 0, 0, 0, 0),
+    ("Sorceress", 5, 0, A | ATTACK, 0, 0, 1, 0, 0, 0),
+    ("Sibyl", 6, 0, A, 0, 4, 1, 0, 0, 0),
+    ("Battle Plan", 3, 0, A, 0, 1, 1, 0, 0, 0),
+    ("Archer", 4, 0, A | ATTACK, 0, 0, 0, 0, 2, 0),
+    ("Warlord", 5, 0, A | D | ATTACK, 0, 0, 1, 0, 0, 0),
+    ("Territory", 6, 0, V, None, 0, 0, 0, 0, 0),
+    ("Tent", 3, 0, A, 0, 0, 0, 0, 2, 0),
+    ("Garrison", 4, 0, A | D, 0, 0, 0, 0, 2, 0),
+    ("Hill Fort", 5, 0, A, 0, 0, 0, 0, 0, 0),
+    ("Stronghold", 6, 0, A | V | D, 2, 0, 0, 0, 0, 0),
+    ("Old Map", 3, 0, A, 0, 1, 1, 0, 0, 0),
+    ("Voyage", 4, 0, A | D, 0, 0, 1, 0, 0, 0),
+    ("Sunken Treasure", 5, 0, T, 0, 0, 0, 0, 0, 0),
+    ("Distant Shore", 6, 0, A | V, 2, 2, 1, 0, 0, 0),
+    ("Town Crier", 2, 0, A, 0, 0, 0, 0, 0, 0),
+    ("Blacksmith", 3, 0, A, 0, 0, 0, 0, 0, 0),
+    ("Miller", 4, 0, A, 0, 0, 1, 0, 0, 0),
+    ("Elder", 5, 0, A, 0, 0, 0, 0, 2, 0),
+    ("Student", 3, 0, A | LIAISON, 0, 0, 1, 0, 0, 0),
+    ("Conjurer", 4, 0, A | D, 0, 0, 0, 0, 0, 0),
+    ("Sorcerer", 5, 0, A | ATTACK, 0, 1, 1, 0, 0, 0),
+    ("Lich", 6, 0, A, 0, 6, 2, 0, 0, 0),
 )
 
 NUM_CARDS = len(CARD_ROWS)
@@ -74,6 +100,7 @@ IS_TREASURE = tuple(bool(t & TREASURE) for t in TYPES)
 IS_VICTORY = tuple(bool(t & VICTORY) for t in TYPES)
 IS_ATTACK = tuple(bool(t & ATTACK) for t in TYPES)
 IS_CASTLE = tuple(bool(t & CASTLE) for t in TYPES)
+IS_DURATION = tuple(bool(t & DURATION) for t in TYPES)
 TREASURE_CARDS = tuple(c for c in range(NUM_CARDS) if IS_TREASURE[c])
 ACTION_CARDS = tuple(c for c in range(NUM_CARDS) if IS_ACTION[c])
 VICTORY_CARDS = tuple(c for c in range(NUM_CARDS) if IS_VICTORY[c])
@@ -82,13 +109,17 @@ CASTLE_CARDS = tuple(c for c in range(NUM_CARDS) if IS_CASTLE[c])
 (COPPER, SILVER, GOLD, ESTATE, DUCHY, PROVINCE, CURSE_CARD, CELLAR, CHAPEL, MOAT, VILLAGE, WORKSHOP, SMITHY,
  MILITIA, REMODEL, MARKET, LABORATORY, FESTIVAL, WITCH, YOUNG_WITCH, ENCAMPMENT, PLUNDER, PATRICIAN, EMPORIUM,
  SETTLERS, BUSTLING_VILLAGE, CATAPULT, ROCKS, GLADIATOR, FORTUNE, SAUNA, AVANTO, HUMBLE_CASTLE, CRUMBLING_CASTLE,
- SMALL_CASTLE, HAUNTED_CASTLE, OPULENT_CASTLE, SPRAWLING_CASTLE, GRAND_CASTLE, KINGS_CASTLE) = range(NUM_CARDS)
+ SMALL_CASTLE, HAUNTED_CASTLE, OPULENT_CASTLE, SPRAWLING_CASTLE, GRAND_CASTLE, KINGS_CASTLE,
+ HERB_GATHERER, ACOLYTE, SORCERESS, SIBYL, BATTLE_PLAN, ARCHER, WARLORD, TERRITORY, TENT, GARRISON, HILL_FORT,
+ STRONGHOLD, OLD_MAP, VOYAGE, SUNKEN_TREASURE, DISTANT_SHORE, TOWN_CRIER, BLACKSMITH, MILLER, ELDER, STUDENT,
+ CONJURER, SORCERER, LICH) = range(NUM_CARDS)
 
 # Piles: name, randomizer $ cost, randomizer types, segments top to bottom as (card, count for 2/3/4 players).
 # Basic pile counts depend on the player count (rules file 1); None means "see basic_count".
 _KINGDOM = (10, 10, 10)
 _VICTORY = (8, 12, 12)
 _HALF = (5, 5, 5)
+_QUARTER = (4, 4, 4)
 PILE_ROWS = (
     ("Copper", 0, T, (("Copper", (46, 39, 32)),)),
     ("Silver", 3, T, (("Silver", (40, 40, 40)),)),
@@ -120,6 +151,12 @@ PILE_ROWS = (
                            ("Small Castle", (1, 2, 2)), ("Haunted Castle", (1, 1, 1)),
                            ("Opulent Castle", (1, 2, 2)), ("Sprawling Castle", (1, 1, 1)),
                            ("Grand Castle", (1, 1, 1)), ("King's Castle", (1, 2, 2)))),
+    ("Augurs", 3, A, tuple((x, _QUARTER) for x in ("Herb Gatherer", "Acolyte", "Sorceress", "Sibyl"))),
+    ("Clashes", 3, A, tuple((x, _QUARTER) for x in ("Battle Plan", "Archer", "Warlord", "Territory"))),
+    ("Forts", 3, A, tuple((x, _QUARTER) for x in ("Tent", "Garrison", "Hill Fort", "Stronghold"))),
+    ("Odysseys", 3, A, tuple((x, _QUARTER) for x in ("Old Map", "Voyage", "Sunken Treasure", "Distant Shore"))),
+    ("Townsfolk", 2, A, tuple((x, _QUARTER) for x in ("Town Crier", "Blacksmith", "Miller", "Elder"))),
+    ("Wizards", 3, A, tuple((x, _QUARTER) for x in ("Student", "Conjurer", "Sorcerer", "Lich"))),
 )
 NUM_PILES = len(PILE_ROWS)
 PILE_NAMES = tuple(r[0] for r in PILE_ROWS)
@@ -132,6 +169,8 @@ KINGDOM_PILES = tuple(range(7, NUM_PILES))
 CASTLES_PILE = PILE_ID["Castles"]
 GLADIATOR_PILE = PILE_ID["Gladiator/Fortune"]
 ENCAMPMENT_PILE = PILE_ID["Encampment/Plunder"]
+WIZARDS_PILE = PILE_ID["Wizards"]
+ALLIES_PILES = tuple(PILE_ID[x] for x in ("Augurs", "Clashes", "Forts", "Odysseys", "Townsfolk", "Wizards"))
 PILE_CARDS = tuple(tuple(CARD_ID[name] for name, _ in r[3]) for r in PILE_ROWS)
 PILE_OF = [0] * NUM_CARDS  # the pile each card comes from
 for _p, _cards in enumerate(PILE_CARDS):
@@ -162,4 +201,9 @@ PRESETS = {
              "Smithy", "Village"),
     "T2": ("Encampment/Plunder", "Patrician/Emporium", "Settlers/Bustling Village", "Catapult/Rocks", "Cellar",
            "Village", "Smithy", "Militia", "Market", "Castles"),
+    "T3": ("Townsfolk", "Forts", "Odysseys", "Clashes", "Wizards", "Moat", "Village", "Smithy", "Market", "Witch"),
 }
+
+# The simple Allies (rules file section 4), dealt only when a Liaison (Student) is in the Kingdom.
+ALLIES = ("Mountain Folk", "League of Bankers", "Band of Nomads", "Peaceful Cult", "Cave Dwellers")
+MOUNTAIN_FOLK, LEAGUE_OF_BANKERS, BAND_OF_NOMADS, PEACEFUL_CULT, CAVE_DWELLERS = range(len(ALLIES))

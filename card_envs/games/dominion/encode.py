@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from card_envs.core.layout import Layout, Piece
-from card_envs.games.dominion.cards import NUM_CARDS, NUM_PILES, PILE_CARDS as SINGLE
+from card_envs.games.dominion.cards import ALLIES, GARRISON, NUM_CARDS, NUM_PILES, PILE_CARDS as SINGLE, VOYAGE
 from card_envs.games.dominion.effects import DECISION_INDEX, DECISIONS, PICK_KINDS
 
 C, P = NUM_CARDS, NUM_PILES
@@ -39,6 +39,17 @@ def _public_pieces(n: int, seats: str) -> list[Piece]:
         Piece("decision_card", (C,), "one-hot card whose effect asks (the Attack for Moat, the gained Castle...)", 1.0),
         Piece("decision_named", (C,), "one-hot card to match (Gladiator's revealed card)", 1.0),
         Piece("decision_left", (2,), "picks still required, still allowed / 10", COUNT_HIGH),
+        Piece("favors", (n,), "Favors / 10", 1000.0),
+        Piece("skips", (n,), "turns still to skip (Lich)", 1000.0),
+        Piece("durations", (n, C), "Duration cards in play that act at the seat's next turn, count / 10", COUNT_HIGH),
+        Piece("garrison_tokens", (n,), "tokens on the seat's Garrisons / 10", 1000.0),
+        Piece("ally", (len(ALLIES),), "one-hot Ally (Favors are used only with one): " + ", ".join(ALLIES), 1.0),
+        Piece("extra_turn", (3,), "this is a Voyage extra turn, cards it may still play from hand / 3, a Voyage "
+              "extra turn follows this turn", 1.0),
+        Piece("decision_seat", (n,), f"1 at the {seats} seat the decision is about (Archer's victim)", 1.0),
+        Piece("decision_picked", (4,), "options already chosen in this decision (Elder's extra choice)", 1.0),
+        Piece("looking", (C,), "cards the deciding seat is looking at (Miller's top cards; only his), count / 10",
+              COUNT_HIGH),
     ]
 
 
@@ -141,7 +152,46 @@ class Encoder:
                 if len(deck) > 1 and flags[-2] >= need:
                     ones.append(base + (2 * r + 1) * C + deck[-2])
         self._public(s, buf, o, player, ones)
+        self._tier3(s, buf, o, player, player)
         return buf
+
+    def _tier3(self, s, flat, o, first, viewer) -> None:
+        """The tier-3 pieces (Favors, Durations, Allies, extra turns, Archer, Miller)."""
+        n = self.n
+        order = self._orders[first]
+        if s.ally >= 0:
+            flat[o["ally"] + s.ally] = 1.0
+            fav = o["favors"]
+            for r, q in enumerate(order):
+                flat[fav + r] = min(s.favors[q], 10_000) / 10
+        if any(s.skips):
+            for r, q in enumerate(order):
+                flat[o["skips"] + r] = min(s.skips[q], 10_000)
+        if any(s.durations):
+            dur, gar = o["durations"], o["garrison_tokens"]
+            for r, q in enumerate(order):
+                for card, x in s.durations[q]:
+                    flat[dur + r * C + card] += 0.1
+                    if card == GARRISON:
+                        flat[gar + r] += min(x, 10_000) / 10
+            if any(e[0] == VOYAGE for e in s.durations[s.turn_player]) and s.phase != 3:
+                flat[o["extra_turn"] + 2] = 1.0
+        if s.extra_turn:
+            flat[o["extra_turn"]] = 1.0
+            flat[o["extra_turn"] + 1] = max(0, s.plays_left) / 3
+        if s.tasks and s.phase != 3:
+            t = s.tasks[-1]
+            kind = t["kind"]
+            if kind == "archer_pick":
+                flat[o["decision_seat"] + (t["x"] - first) % n] = 1.0
+            elif kind == "mode":
+                for i in range(4):
+                    if (t["x"] >> i) & 1:
+                        flat[o["decision_picked"] + i] = 1.0
+            elif kind == "miller" and (viewer < 0 or viewer == t["p"]):
+                deck = s.decks[t["p"]]
+                for c in deck[len(deck) - t["x"]:]:
+                    flat[o["looking"] + c] += 0.1
 
     def state_tensor(self, s) -> np.ndarray:
         buf = np.zeros(self.state_layout.size, dtype=np.float32)
@@ -171,6 +221,7 @@ class Encoder:
             buf[sl] *= 0.1
         buf[o["chance"]] = s.seed / 2**62
         self._public(s, buf, o, 0, ones)
+        self._tier3(s, buf, o, 0, -1)
         return buf
 
     def _public(self, s, flat: np.ndarray, o: dict, first: int, ones: list) -> None:

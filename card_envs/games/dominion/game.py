@@ -10,7 +10,7 @@ from card_envs.core.game import ArgumentError, Game, is_integer
 from card_envs.core.rewards import check_reward_mode
 from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import (
-    CARD_NAMES, KINGDOM_PILES, NUM_CARDS, NUM_PILES, PILE_ID, PILE_NAMES, PRESETS, BANE_CANDIDATES, pile_setup)
+    ALLIES, CARD_NAMES, KINGDOM_PILES, WIZARDS_PILE, NUM_CARDS, NUM_PILES, PILE_ID, PILE_NAMES, PRESETS, BANE_CANDIDATES, pile_setup)
 from card_envs.games.dominion.encode import Encoder
 from card_envs.games.dominion.rules import YOUNG_WITCH_PILE, DominionState, draw_kingdom
 
@@ -35,7 +35,7 @@ class DominionGame(Game):
     snapshot_format = 1
 
     def __init__(self, num_players: int = 2, kingdom: Any = "T1-A", bane: str | None = None,
-                 max_turns: int = 100, reward: str = "win"):
+                 max_turns: int = 100, reward: str = "win", ally: str | None = None):
         if not is_integer(num_players) or not 2 <= num_players <= 4:
             raise ArgumentError(f"num_players={num_players!r} is not supported; Dominion takes 2, 3 or 4 players")
         if not is_integer(max_turns) or not 1 <= max_turns <= 1000:
@@ -53,6 +53,13 @@ class DominionGame(Game):
                 raise ArgumentError(f"bane={bane!r} must be set only with a fixed kingdom holding Young Witch, "
                                     "and must not be one of its 10 piles")
         self.bane_arg = bane
+        if ally is not None:
+            if not isinstance(ally, str) or ally not in ALLIES:
+                raise ArgumentError(f"ally={ally!r} is not supported; the Allies are {list(ALLIES)}")
+            if self.fixed_kingdom is not None and WIZARDS_PILE not in self.fixed_kingdom \
+                    and (bane is None or PILE_ID[bane] != WIZARDS_PILE):
+                raise ArgumentError(f"ally={ally!r} needs a Liaison: Wizards (Student) must be in the kingdom")
+        self.ally_arg = ally
         self.num_actions = fx.NUM_ACTIONS
         self.encoder = Encoder(self)
         self.observation_layout = self.encoder.obs_layout
@@ -83,13 +90,14 @@ class DominionGame(Game):
     @property
     def config(self) -> dict[str, Any]:
         return {"num_players": self.num_players, "kingdom": self._kingdom_arg, "bane": self.bane_arg,
-                "max_turns": self.max_turns, "reward": self.reward}
+                "max_turns": self.max_turns, "reward": self.reward, "ally": self.ally_arg}
 
     def new_state(self, rng: np.random.Generator) -> DominionState:
         bane = PILE_ID[self.bane_arg] if self.bane_arg else -1
-        kingdom, bane = draw_kingdom(rng, self.fixed_kingdom, bane)
+        ally = ALLIES.index(self.ally_arg) if self.ally_arg else -1
+        kingdom, bane, ally = draw_kingdom(rng, self.fixed_kingdom, bane, ally)
         state = DominionState(self)
-        state.setup(kingdom, bane, int(rng.integers(2**62)))
+        state.setup(kingdom, bane, int(rng.integers(2**62)), ally)
         return state
 
     def state_from_json(self, data: dict[str, Any]) -> DominionState:

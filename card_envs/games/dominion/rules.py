@@ -19,9 +19,11 @@ from card_envs.core.game import Game, IllegalActionError, State
 from card_envs.core.rewards import rank_returns
 from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import (
-    ACTION_CARDS, BANE_CANDIDATES, CARD_NAMES, CASTLE_CARDS, COPPER, COST, DEBT, ESTATE, FORTUNE, HUMBLE_CASTLE,
-    IS_ATTACK, KINGDOM_PILES, KINGS_CASTLE, MOAT, NUM_CARDS, PILE_CARDS, PILE_OF, PLUS_ACTIONS, PLUS_BUYS, PLUS_CARDS, PLUS_COINS,
-    PLUS_VP, PROVINCE_PILE, TREASURE_CARDS, VP, YOUNG_WITCH, pile_setup)
+    ACTION_CARDS, ALLIES, BAND_OF_NOMADS, BANE_CANDIDATES, CARD_NAMES, CASTLE_CARDS, CAVE_DWELLERS, CONJURER,
+    COPPER, COST, DEBT, ESTATE, FORTUNE, GARRISON, HUMBLE_CASTLE, IS_ATTACK, IS_VICTORY, KINGDOM_PILES,
+    KINGS_CASTLE, LEAGUE_OF_BANKERS, MOAT, MOUNTAIN_FOLK, NUM_CARDS, PEACEFUL_CULT, PILE_CARDS, PILE_OF,
+    PLUS_ACTIONS, PLUS_BUYS, PLUS_CARDS, PLUS_COINS, PLUS_VP, PROVINCE_PILE, STRONGHOLD, TENT, TERRITORY,
+    TREASURE_CARDS, VICTORY_CARDS, VOYAGE, VP, WARLORD, WIZARDS_PILE, YOUNG_WITCH, pile_setup)
 from card_envs.games.dominion.effects import CARD0, DONE, PILE0, PLAY_ALL
 
 ACTION_PHASE, TREASURE_PHASE, BUY_PHASE, OVER = 0, 1, 2, 3
@@ -63,6 +65,18 @@ class DominionState(State):
         self.coins, self.actions, self.buys, self.saunas = 0, 1, 1, 0
         self.fortune_used = False
         self.immune = [False] * n
+        # Allies (tier 3): the Ally (-1: none), Favors, Duration effects waiting for each seat's
+        # next turn ([card, x] with x = Garrison's tokens or Warlord's Moat-immune seats as a
+        # bitmask), turns to skip (Lich), the seat that took the previous turn (-1: none yet),
+        # whether this is a Voyage extra turn and how many cards it may still play from hand.
+        self.ally = -1
+        self.favors = [0] * n
+        self.durations: list[list[list[int]]] = [[] for _ in range(n)]
+        self.skips = [0] * n
+        self.prev_turn = -1
+        self.extra_turn = False
+        self.plays_left = -1
+        self.elder_card = -1  # transient: the card Elder is playing (never set between decisions)
         self.tasks: list[dict] = []
         self.seed, self.shuffles = 0, 0
         self._trig: list[dict] = []
@@ -72,9 +86,12 @@ class DominionState(State):
         self._supply_obs = None
 
     # ----- setup ---------------------------------------------------------------------------
-    def setup(self, kingdom: list[int], bane: int, seed: int) -> None:
+    def setup(self, kingdom: list[int], bane: int, seed: int, ally: int = -1) -> None:
         n = self.n
         self.kingdom, self.bane, self.seed = list(kingdom), bane, seed
+        self.ally = ally
+        if ally >= 0:
+            self.favors = [1] * n
         self.supply = list(range(7)) + sorted(set(self.kingdom) | ({bane} if bane >= 0 else set()))
         for p in self.supply:
             self.piles[p] = pile_setup(p, n)[::-1]
@@ -82,6 +99,7 @@ class DominionState(State):
             self.discards[p] = [COPPER] * 7 + [ESTATE] * 3
             self.owned[p][COPPER], self.owned[p][ESTATE] = 7, 3
             self.draw(p, 5)
+        self._start_turn(0)
         self._run()
 
     def bane_cards(self) -> tuple[int, ...]:
@@ -113,7 +131,36 @@ class DominionState(State):
         if owned[HUMBLE_CASTLE] or owned[KINGS_CASTLE]:  # 1 / 2 VP per Castle you own
             castles = sum(owned[c] for c in CASTLE_CARDS)
             total += castles * (owned[HUMBLE_CASTLE] + 2 * owned[KINGS_CASTLE])
+        if owned[TERRITORY]:  # 1 VP per differently named Victory card you have
+            total += owned[TERRITORY] * sum(1 for c in VICTORY_CARDS if owned[c])
         return total
+
+    def game_cards(self) -> list[int]:
+        """Every card name in this game (the Supply's piles): what Sorceress and Sorcerer may name."""
+        return sorted({c for q in self.supply for c in PILE_CARDS[q]})
+
+    def warlord_locked(self, q: int) -> set[int]:
+        """Action cards seat q may not play from hand: 2+ copies in play while another seat's
+        Warlord (not blocked by q's Moat) waits for its owner's next turn."""
+        for p in range(self.n):
+            if p != q:
+                for card, x in self.durations[p]:
+                    if card == WARLORD and not (x >> q) & 1:
+                        play = self.in_play[q]
+                        return {c for c in set(play) if play.count(c) >= 2}
+        return set()
+
+    def playable_actions(self, p: int) -> list[int]:
+        """Action cards p may play from hand now (the Voyage limit and Warlord's lock applied)."""
+        if self.plays_left == 0:
+            return []
+        hand = self.hands[p]
+        out = [c for c in ACTION_CARDS if hand[c]]
+        if out and any(self.durations):
+            locked = self.warlord_locked(p)
+            if locked:
+                out = [c for c in out if c not in locked]
+        return out
 
     def returns(self) -> np.ndarray:
         if self.phase != OVER:
@@ -148,6 +195,8 @@ class DominionState(State):
         c.set_aside = [list(x) for x in self.set_aside]
         c.owned = [list(x) for x in self.owned]
         c.vp, c.debt, c.turns, c.immune = list(self.vp), list(self.debt), list(self.turns), list(self.immune)
+        c.favors, c.skips = list(self.favors), list(self.skips)
+        c.durations = [[list(e) for e in d] for d in self.durations]
         c.tasks = [dict(t) for t in self.tasks]
         c._trig = []
         c._legal = None
@@ -196,11 +245,15 @@ class DominionState(State):
             t = self.tasks[-1]
             return fx.ANSWERS[t["kind"]](self, t)
         hand = self.hands[self.turn_player]
+        # Both phase steps always have two answers or more (``play all treasures`` ends the Action
+        # phase too): with auto_forced, a single answer would be skipped and so reveal the hand.
         if self.phase == ACTION_PHASE:
-            return [DONE] + ([CARD0 + c for c in ACTION_CARDS if hand[c]] if self.actions > 0 else [])
+            if self.actions <= 0:
+                return [DONE, PLAY_ALL]
+            return [DONE, PLAY_ALL] + [CARD0 + c for c in self.playable_actions(self.turn_player)]
         if self.phase == TREASURE_PHASE:
-            out = [CARD0 + c for c in TREASURE_CARDS if hand[c]]
-            return [DONE, PLAY_ALL] + out if out else [DONE]
+            out = [CARD0 + c for c in TREASURE_CARDS if hand[c]] if self.plays_left != 0 else []
+            return [DONE, PLAY_ALL] + out
         return [DONE] + self._buyable()
 
     def _buyable(self) -> list[int]:
@@ -233,7 +286,10 @@ class DominionState(State):
         p = self.turn_player
         if self.phase == ACTION_PHASE:
             if action == DONE:
-                self.phase = TREASURE_PHASE
+                self._enter_treasure()
+            elif action == PLAY_ALL:
+                self.push(fx.task("play_all", p))
+                self._enter_treasure()
             else:
                 self.actions -= 1
                 self.play_from_hand(p, action - CARD0)
@@ -245,7 +301,7 @@ class DominionState(State):
             else:
                 self.play_from_hand(p, action - CARD0)
         elif action == DONE:
-            self._end_turn()
+            self._begin_cleanup()
         else:
             self._buy(action - PILE0)
 
@@ -265,7 +321,7 @@ class DominionState(State):
                         self.current_player = t["p"]
                         return
                     tasks.pop()  # nothing to choose: the decision lapses
-                    if t["kind"] == "cellar":
+                    if t["kind"] in fx.PICK_KINDS:
                         fx._finish_pick(self, t)
                     continue
                 tasks.pop()
@@ -276,6 +332,45 @@ class DominionState(State):
             return
 
     # ----- turn structure --------------------------------------------------------------------
+    def _enter_treasure(self) -> None:
+        """The Buy phase starts (its first step plays Treasures): League of Bankers, Peaceful Cult."""
+        self.phase = TREASURE_PHASE
+        p = self.turn_player
+        if self.ally == LEAGUE_OF_BANKERS:
+            self.coins += self.favors[p] // 4
+        elif self.ally == PEACEFUL_CULT and self.favors[p]:
+            self.push(fx.ask("peaceful_cult", p, -1, 0, self.favors[p]))
+
+    def _begin_cleanup(self) -> None:
+        """Clean-up: Tents discarded from play may go onto the deck first, then `_end_turn`."""
+        p = self.turn_player
+        self.push(fx.task("cleanup", p))
+        tents = self.in_play[p].count(TENT)
+        if tents:
+            self.push(fx.ask("tent", p, TENT, 0, tents))
+
+    def _start_turn(self, p: int) -> None:
+        """Start of p's turn: Duration effects (in the order played), then the Ally's."""
+        entries, self.durations[p] = self.durations[p], []
+        for card, x in entries:
+            if card == WARLORD:
+                self.draw(p, 2)
+            elif card == GARRISON:
+                self.draw(p, x)
+            elif card == STRONGHOLD:
+                self.draw(p, 3)
+            elif card == CONJURER:
+                play = self.in_play[p]
+                if CONJURER in play:
+                    del play[len(play) - 1 - play[::-1].index(CONJURER)]
+                    self._to_hand(p, CONJURER, True)
+            elif card == VOYAGE:
+                self.plays_left = 3
+        if self.ally == MOUNTAIN_FOLK and self.favors[p] >= 5:
+            self.push(fx.ask("mountain_folk", p))
+        elif self.ally == CAVE_DWELLERS and self.favors[p] and self.hsize[p]:
+            self.push(fx.ask("cave_dwellers", p, -1, 0, self.favors[p]))
+
     def _enter_buy(self) -> None:
         self.phase = BUY_PHASE
         self._pay_debt()
@@ -308,20 +403,59 @@ class DominionState(State):
             if hand[c]:
                 discard.extend([c] * hand[c])
                 hand[c] = 0
-        discard.extend(self.in_play[p])  # played cards on top: the visible top was seen by all
-        self.in_play[p] = []
+        # Duration cards with effects still to come stay in play (a Garrison without tokens goes).
+        entries = [e for e in self.durations[p] if e[0] != GARRISON or e[1] > 0]
+        self.durations[p] = entries
+        stay: list[int] = []
+        if entries:
+            keep = [e[0] for e in entries]
+            for c in self.in_play[p]:
+                if c in keep:
+                    keep.remove(c)
+                    stay.append(c)
+                else:
+                    discard.append(c)
+        else:
+            discard.extend(self.in_play[p])  # played cards on top: the visible top was seen by all
+        self.in_play[p] = stay
         self.hsize[p] = 0
         self.known[p] = [0] * NUM_CARDS
         self.draw(p, 5)
-        self.turns[p] += 1
+        if not self.extra_turn:  # extra turns do not count for the tie-break
+            self.turns[p] += 1
         self.coins, self.actions, self.buys, self.saunas, self.fortune_used = 0, 1, 1, 0, False
+        self.plays_left, self.extra_turn = -1, False
         self.immune = [False] * self.n
+        self.prev_turn = p
         if self.game_should_end(p):
             self.phase = OVER
             return
-        self.turn_player = (p + 1) % self.n
-        self.current_player = self.turn_player
+        voyage = any(e[0] == VOYAGE for e in entries)
+        q = p if voyage else (p + 1) % self.n
+        while self.skips[q]:  # Lich: the skipped turn has no phases but counts as a turn taken
+            self.skips[q] -= 1
+            if q == p and voyage:  # the skipped turn is the Voyage extra turn: it is lost
+                self._drop_voyage(p)
+                voyage = False
+            else:
+                self.turns[q] += 1
+                if min(self.turns) >= self.game.max_turns:
+                    self.turn_player = q
+                    self.phase = OVER
+                    return
+            q = (q + 1) % self.n
+        self.turn_player = q
+        self.extra_turn = voyage and q == p
+        self.current_player = q
         self.phase = ACTION_PHASE
+        self._start_turn(q)
+
+    def _drop_voyage(self, p: int) -> None:
+        self.durations[p] = [e for e in self.durations[p] if e[0] != VOYAGE]
+        play = self.in_play[p]
+        if VOYAGE in play:
+            play.remove(VOYAGE)
+            self.discards[p].append(VOYAGE)
 
     def empty_piles(self) -> int:
         return sum(1 for p in self.supply if not self.piles[p])
@@ -329,7 +463,7 @@ class DominionState(State):
     def game_should_end(self, p: int) -> bool:
         if not self.piles[PROVINCE_PILE] or self.empty_piles() >= 3:
             return True
-        return p == self.n - 1 and self.turns[p] >= self.game.max_turns  # the max_turns cap
+        return min(self.turns) >= self.game.max_turns  # the max_turns cap
 
     # ----- zone primitives (used by effects) ---------------------------------------------------
     def push(self, t: dict) -> None:
@@ -451,8 +585,23 @@ class DominionState(State):
         if not cards:
             return -1
         c = cards.pop()
+        self._gained(p, c, dest)
+        return c
+
+    def gain_from_trash(self, p: int, c: int) -> None:
+        self.trash[c] -= 1
+        self._gained(p, c, "discard")
+
+    def _gained(self, p: int, c: int, dest: str) -> None:
         self._supply_obs = None
         self.owned[p][c] += 1
+        if p == self.turn_player and self.phase != OVER:
+            if self.durations[p]:  # Garrison: a token per card gained this turn
+                for e in self.durations[p]:
+                    if e[0] == GARRISON:
+                        e[1] += 1
+            if self.ally == BAND_OF_NOMADS and self.favors[p] and COST[c] >= 3:
+                self._trig.append(fx.ask("band_of_nomads", p, c))
         if dest == "discard":
             self.discards[p].append(c)
         elif dest == "hand":
@@ -462,9 +611,29 @@ class DominionState(State):
             self.deck_known[p].append(2)
         if c in ON_GAIN:
             self._trig.append(fx.task("on_gain", p, c))
-        return c
+
+    def to_deck_bottom(self, p: int, c: int) -> None:
+        self._from_hand(p, c, public=False)
+        self.decks[p].insert(0, c)
+        self.deck_known[p].insert(0, 1)
+
+    def from_play_to_deck(self, p: int, c: int) -> None:
+        """A card in play put onto the deck, in view of all (Tent, Student)."""
+        play = self.in_play[p]
+        del play[len(play) - 1 - play[::-1].index(c)]
+        self.decks[p].append(c)
+        self.deck_known[p].append(2)
+
+    def fill_deck(self, p: int, k: int) -> int:
+        """Shuffle the discard pile under the deck when it holds fewer than k cards (looking at
+        the top k); returns how many cards can be looked at."""
+        if len(self.decks[p]) < k and self.discards[p]:
+            self._shuffle(p)
+        return min(k, len(self.decks[p]))
 
     def play_from_hand(self, p: int, c: int) -> None:
+        if self.plays_left > 0:  # a Voyage extra turn: at most 3 cards played from hand
+            self.plays_left -= 1
         self._from_hand(p, c)
         self.in_play[p].append(c)
         if IS_ATTACK[c]:  # reactions come before any of the Attack's effects
@@ -493,11 +662,14 @@ OPS = {
     "on_trash": lambda s, t: ON_TRASH[t["card"]](s, t["p"], t["card"]),
     "play_all": fx.run_play_all,
     "yw_victim": fx.run_yw_victim,
+    "cleanup": lambda s, t: s._end_turn(),
 }
 
 
-def draw_kingdom(rng: np.random.Generator, kingdom: list[int] | None, bane: int) -> tuple[list[int], int]:
-    """The kingdom (random: 10 of the implemented piles) and the Bane when Young Witch is in it."""
+def draw_kingdom(rng: np.random.Generator, kingdom: list[int] | None, bane: int,
+                 ally: int = -1) -> tuple[list[int], int, int]:
+    """The kingdom (random: 10 of the implemented piles), the Bane when Young Witch is in it and
+    the Ally when a Liaison (Student, in Wizards) is in the Supply (`ally` or drawn)."""
     if kingdom is None:
         kingdom = sorted(int(x) for x in rng.choice(KINGDOM_PILES, 10, replace=False))
     if YOUNG_WITCH_PILE in kingdom and bane < 0:
@@ -505,7 +677,12 @@ def draw_kingdom(rng: np.random.Generator, kingdom: list[int] | None, bane: int)
         bane = options[int(rng.integers(len(options)))]
     if YOUNG_WITCH_PILE not in kingdom:
         bane = -1
-    return list(kingdom), bane
+    if WIZARDS_PILE in kingdom or bane == WIZARDS_PILE:
+        if ally < 0:
+            ally = int(rng.integers(len(ALLIES)))
+    else:
+        ally = -1
+    return list(kingdom), bane, ally
 
 
 __all__ = ["DominionState", "draw_kingdom", "Game"]

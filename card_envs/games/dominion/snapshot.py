@@ -10,6 +10,13 @@ against the Attack being resolved), ``supply`` ({pile: [[card, count], ...] runs
 ``discard`` bottom first, ``in_play``, ``set_aside``, ``vp_tokens``, ``debt``, ``turns``) and
 ``tasks`` (the pending-work stack, bottom first: ``op``, ``kind``, ``p``, ``card``, ``lo``, ``hi``,
 ``x``; see effects.py).
+
+Format 2 (tier 3) adds ``ally`` (an Ally's name or null), ``previous_turn`` (the seat that took the
+previous turn, -1 before the first), ``extra_turn`` (a Voyage extra turn) and ``plays_left`` (cards
+it may still play from hand, null outside one), and per seat ``favors``, ``skips`` (turns to skip,
+Lich) and ``durations`` ([card, x] per Duration card in play that acts at the seat's next turn; x:
+Garrison's tokens, Warlord's Moat-immune seats as a bitmask, else 0). Format 1 snapshots still
+load (no Ally, nothing pending).
 """
 
 from __future__ import annotations
@@ -19,20 +26,27 @@ from typing import Any
 from card_envs.core.snapshot import check_keys, read_int, read_list, show
 from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import (
-    BANE_CANDIDATES, CARD_ID, CARD_NAMES, CATAPULT, COPPER, ENCAMPMENT, ESTATE, FORTUNE, IS_ACTION, IS_ATTACK,
-    IS_TREASURE, KINGDOM_PILES, MILITIA, NUM_CARDS, OPULENT_CASTLE, PILE_CARDS, PILE_ID, PILE_NAMES, PILE_OF,
-    PROVINCE_PILE, RETURNS_TO_PILE, pile_setup)
+    ALLIES, ALLIES_PILES, BANE_CANDIDATES, CARD_ID, CARD_NAMES, CATAPULT, COPPER, COST, ENCAMPMENT, ESTATE,
+    FORTUNE, GARRISON, HERB_GATHERER, IS_ACTION, IS_ATTACK, IS_TREASURE, KINGDOM_PILES, LICH, MILITIA, NUM_CARDS,
+    OPULENT_CASTLE, PILE_CARDS, PILE_ID, PILE_NAMES, PILE_OF, PROVINCE_PILE, RETURNS_TO_PILE, VOYAGE, WARLORD,
+    WIZARDS_PILE, pile_setup)
 
-FORMAT = 1
-KEYS = ("game", "format", "num_players", "kingdom", "bane", "seed", "shuffles", "turn_player", "current_player",
-        "phase", "coins", "actions", "buys", "saunas", "fortune_used", "immune", "supply", "trash", "players", "tasks")
-PLAYER_KEYS = ("hand", "known_hand", "deck", "deck_known", "discard", "in_play", "set_aside", "vp_tokens", "debt",
-               "turns")
+FORMAT = 2
+KEYS_1 = ("game", "format", "num_players", "kingdom", "bane", "seed", "shuffles", "turn_player", "current_player",
+          "phase", "coins", "actions", "buys", "saunas", "fortune_used", "immune", "supply", "trash", "players",
+          "tasks")
+KEYS = KEYS_1 + ("ally", "previous_turn", "extra_turn", "plays_left")
+PLAYER_KEYS_1 = ("hand", "known_hand", "deck", "deck_known", "discard", "in_play", "set_aside", "vp_tokens", "debt",
+                 "turns")
+PLAYER_KEYS = PLAYER_KEYS_1 + ("favors", "skips", "durations")
+DURATION_CARDS = frozenset(CARD_ID[x] for x in ("Warlord", "Garrison", "Conjurer", "Voyage", "Stronghold"))
+ALLY_KINDS = {"mountain_folk": 0, "peaceful_cult": 3, "cave_dwellers": 4, "band_of_nomads": 2}
+ROTATORS = {"Herb Gatherer", "Town Crier", "Tent", "Old Map", "Student"}
 TASK_KEYS = ("op", "kind", "p", "card", "lo", "hi", "x")
 PHASES = ("action", "treasure", "buy", "over")
 BIG = 10**6
 # Decisions asked of a seat other than the one whose turn it is.
-VICTIM_KINDS = frozenset({"moat", "discard_down", "bane", "haunted"})
+VICTIM_KINDS = frozenset({"moat", "discard_down", "bane", "haunted", "archer_hide", "sorcerer"})
 # The card whose effect may ask each decision (None: any card, e.g. a gained Castle's).
 SOURCES = {"cellar": {"Cellar"}, "chapel": {"Chapel"}, "moat": None, "workshop": {"Workshop"},
            "discard_down": {"Militia", "Catapult"}, "remodel_trash": {"Remodel"}, "remodel_gain": {"Remodel"},
@@ -40,7 +54,15 @@ SOURCES = {"cellar": {"Cellar"}, "chapel": {"Chapel"}, "moat": None, "workshop":
            "settlers": {"Settlers"}, "bustling": {"Bustling Village"}, "catapult": {"Catapult"},
            "gladiator": {"Gladiator"}, "gladiator_copy": {"Gladiator"}, "sauna_avanto": {"Sauna"},
            "avanto_sauna": {"Avanto"}, "sauna_trash": {"Silver"}, "small_castle": {"Small Castle"},
-           "haunted": {"Haunted Castle"}, "opulent": {"Opulent Castle"}, "sprawling": {"Sprawling Castle"}}
+           "haunted": {"Haunted Castle"}, "opulent": {"Opulent Castle"}, "sprawling": {"Sprawling Castle"},
+           "rotate": ROTATORS, "rotate_any": {"Battle Plan"}, "herb_gatherer": {"Herb Gatherer"},
+           "acolyte": {"Acolyte"}, "acolyte_self": {"Acolyte"}, "sorceress": {"Sorceress"}, "sibyl_top": {"Sibyl"},
+           "sibyl_bottom": {"Sibyl"}, "battle_plan": {"Battle Plan"}, "archer_hide": {"Archer"},
+           "archer_pick": {"Archer"}, "tent": {"Tent"}, "hill_fort": {"Hill Fort"}, "mode": set(fx.MODES),
+           "old_map": {"Old Map"}, "sunken_treasure": {"Sunken Treasure"}, "student": {"Student"},
+           "conjurer": {"Conjurer"}, "sorcerer": {"Sorcerer"}, "lich": {"Lich"}, "elder": {"Elder"},
+           "miller": {"Miller"}, "mountain_folk": None, "band_of_nomads": None, "peaceful_cult": None,
+           "cave_dwellers": None}
 
 
 def _runs(cards_top_first: list[int]) -> list[list]:
@@ -72,8 +94,11 @@ def to_json(s) -> dict[str, Any]:
             "deck": [names[c] for c in reversed(s.decks[q])], "deck_known": s.deck_known[q][::-1],
             "discard": [names[c] for c in s.discards[q]], "in_play": [names[c] for c in s.in_play[q]],
             "set_aside": [names[c] for c in s.set_aside[q]], "vp_tokens": s.vp[q], "debt": s.debt[q],
-            "turns": s.turns[q]} for q in range(s.n)],
+            "turns": s.turns[q], "favors": s.favors[q], "skips": s.skips[q],
+            "durations": [[names[c], x] for c, x in s.durations[q]]} for q in range(s.n)],
         "tasks": [{**t, "card": names[t["card"]] if t["card"] >= 0 else None} for t in s.tasks],
+        "ally": ALLIES[s.ally] if s.ally >= 0 else None, "previous_turn": s.prev_turn, "extra_turn": s.extra_turn,
+        "plays_left": s.plays_left if s.plays_left >= 0 else None,
     }
 
 
@@ -119,7 +144,12 @@ def from_json(game, data: Any):
     cannot reach: see the invariants checked below."""
     from card_envs.games.dominion.rules import DominionState
 
-    check_keys(data, game, {FORMAT: KEYS})
+    check_keys(data, game, {1: KEYS_1, FORMAT: KEYS})
+    fmt = data.get("format", FORMAT)
+    if fmt == 1:  # no tier-3 state: fill in the defaults of format 2
+        data = {**data, "ally": None, "previous_turn": None, "extra_turn": False, "plays_left": None,
+                "players": [{**pl, "favors": 0, "skips": 0, "durations": []} if isinstance(pl, dict) else pl
+                            for pl in read_list(data["players"], "players", game.num_players)]}
     n = game.num_players
     s = DominionState(game)
 
@@ -135,6 +165,15 @@ def from_json(game, data: Any):
     if game.fixed_kingdom is not None and sorted(kingdom) != sorted(game.fixed_kingdom):
         raise ValueError("kingdom: the snapshot's kingdom differs from this env's kingdom argument")
     s.kingdom, s.bane = kingdom, bane
+    has_liaison = WIZARDS_PILE in kingdom or bane == WIZARDS_PILE
+    if data["ally"] is not None and (not isinstance(data["ally"], str) or data["ally"] not in ALLIES):
+        raise ValueError(f"ally: {show(data['ally'])} must be null or one of {list(ALLIES)}")
+    s.ally = ALLIES.index(data["ally"]) if data["ally"] is not None else -1
+    if has_liaison != (s.ally >= 0):
+        raise ValueError(f"ally: {show(data['ally'])}; exactly one Ally is dealt when a Liaison (Student, in "
+                         "Wizards) is in the Supply, and none otherwise")
+    if game.ally_arg is not None and s.ally >= 0 and ALLIES[s.ally] != game.ally_arg:
+        raise ValueError("ally: the snapshot's Ally differs from this env's ally argument")
     s.supply = list(range(7)) + sorted(set(kingdom) | ({bane} if bane >= 0 else set()))
 
     s.seed = read_int(data["seed"], "seed", 2**63)
@@ -150,6 +189,14 @@ def from_json(game, data: Any):
     s.saunas = read_int(data["saunas"], "saunas", BIG)
     s.fortune_used = _flag(data["fortune_used"], "fortune_used")
     s.immune = [_flag(x, f"immune[{i}]") for i, x in enumerate(read_list(data["immune"], "immune", n))]
+    prev = data["previous_turn"]
+    s.prev_turn = -1 if (prev is None and fmt == 1) else read_int(prev, "previous_turn", n - 1, -1)
+    s.extra_turn = _flag(data["extra_turn"], "extra_turn")
+    s.plays_left = -1 if data["plays_left"] is None else read_int(data["plays_left"], "plays_left", 3)
+    if s.extra_turn != (s.plays_left >= 0):
+        raise ValueError("plays_left: a number (0..3) exactly during a Voyage extra turn, else null")
+    if s.extra_turn and s.prev_turn != s.turn_player:
+        raise ValueError("previous_turn: an extra turn follows its player's own turn")
 
     # Supply: exactly this game's piles; each holds only its own cards, in setup order below
     # any returned cards on top (rules 1, 3, 4).
@@ -169,8 +216,10 @@ def from_json(game, data: Any):
             k += 1
         setup = pile_setup(p, n)
         rest = cards[k:]
-        if rest and rest != setup[len(setup) - len(rest):]:
-            raise ValueError(f"{field}: not in setup order (only a returned Encampment may cover other cards)")
+        rotates = p in ALLIES_PILES or PILE_ID["Clashes"] in s.supply  # rule 7: its own rotator, Battle Plan
+        if rest and rest != setup[len(setup) - len(rest):] and not (rotates and _rotated_order_ok(rest, setup)):
+            raise ValueError(f"{field}: not in setup order (only a returned Encampment may cover other cards"
+                             + (", and rotating moves whole runs" if rotates else "") + ")")
         s.piles[p] = cards[::-1]
     s.trash = _count_dict(data["trash"], "trash")
 
@@ -194,14 +243,34 @@ def from_json(game, data: Any):
         s.vp[q] = read_int(pl["vp_tokens"], f"{f}.vp_tokens", BIG)
         s.debt[q] = read_int(pl["debt"], f"{f}.debt", BIG)
         s.turns[q] = read_int(pl["turns"], f"{f}.turns", game.max_turns)
+        s.favors[q] = read_int(pl["favors"], f"{f}.favors", BIG)
+        if s.favors[q] and s.ally < 0:
+            raise ValueError(f"{f}.favors: Favors are used only with an Ally")
+        s.durations[q] = _durations(pl["durations"], f"{f}.durations", n, q)
         owned = s.owned[q]
         for zone in (s.decks[q], s.discards[q], s.in_play[q], s.set_aside[q]):
             for c in zone:
                 owned[c] += 1
         for c in range(NUM_CARDS):
             owned[c] += s.hands[q][c]
-        if q != s.turn_player and (s.in_play[q] or s.set_aside[q]):
-            raise ValueError(f"{f}: only the player whose turn it is has cards in play or set aside")
+        s.skips[q] = read_int(pl["skips"], f"{f}.skips", owned[LICH])
+        waiting = sorted(c for c, _ in s.durations[q])
+        if q != s.turn_player or s.phase == 3:
+            if sorted(s.in_play[q]) != waiting:
+                raise ValueError(f"{f}: outside its turn a seat has in play exactly its Duration cards that "
+                                 "wait for its next turn (durations)")
+            if any(c == GARRISON and x == 0 for c, x in s.durations[q]):
+                raise ValueError(f"{f}.durations: a Garrison without tokens is discarded at Clean-up")
+        else:
+            play = list(s.in_play[q])
+            for c in waiting:
+                if c not in play:
+                    raise ValueError(f"{f}.durations: a {CARD_NAMES[c]} waits but is not in play")
+                play.remove(c)
+        if q != s.turn_player and s.set_aside[q]:
+            raise ValueError(f"{f}: only the player whose turn it is has cards set aside")
+        if q != s.turn_player and any(c == VOYAGE for c, _ in s.durations[q]):
+            raise ValueError(f"{f}.durations: a Voyage's extra turn follows its player's turn at once")
         if any(c not in RETURNS_TO_PILE for c in s.set_aside[q]):
             raise ValueError(f"{f}.set_aside: only an Encampment is ever set aside")
 
@@ -240,14 +309,20 @@ def _check_turns(s, game) -> None:
     over = s.phase == 3
     for q in range(s.n):
         want = base + (1 if q < t else 0)
-        if over:  # the game ended after the turn player's turn, which is already counted
+        if over or s.extra_turn:  # the turn player's (last) turn is already counted
             want = base if q <= t else base - 1
         if s.turns[q] != want:
             raise ValueError(f"players[{q}].turns: {s.turns[q]}, but seat 0 starts and turns alternate "
                              f"(expected {want})")
     play = s.in_play[t]
-    if s.phase == 0 and any(IS_TREASURE[c] and not IS_ACTION[c] for c in play):
+    if s.phase == 0 and HERB_GATHERER not in play and any(IS_TREASURE[c] and not IS_ACTION[c] for c in play):
         raise ValueError("phase: Treasures are in play during the Action phase")
+    if s.extra_turn and VOYAGE not in play:
+        raise ValueError("extra_turn: the Voyage that gave it is not in play")
+    if sum(1 for c, _ in s.durations[t] if c == VOYAGE) > (0 if s.extra_turn else 1):
+        raise ValueError("players.durations: at most one Voyage extra turn follows a turn, none an extra turn")
+    if s.prev_turn < 0 and (sum(s.turns) or t != 0):
+        raise ValueError("previous_turn: -1 only before the first turn")
     if s.fortune_used and FORTUNE not in play:
         raise ValueError("fortune_used: no Fortune is in play")
     if s.saunas > play.count(CARD_ID["Sauna"]):
@@ -256,8 +331,46 @@ def _check_turns(s, game) -> None:
         empty = sum(1 for p in s.supply if not s.piles[p])
         if s.piles[PROVINCE_PILE] and empty < 3 and min(s.turns) < game.max_turns:
             raise ValueError("phase: 'over', but no ending condition holds")
-        if s.in_play[t] or s.set_aside[t] or s.coins or s.saunas or s.fortune_used or s.actions != 1 or s.buys != 1:
+        if s.set_aside[t] or s.coins or s.saunas or s.fortune_used or s.actions != 1 or s.buys != 1 \
+                or s.extra_turn:
             raise ValueError("phase: 'over' leaves a cleaned-up position (nothing in play, counters reset)")
+
+
+def _rotated_order_ok(cards: list[int], setup: list[int]) -> bool:
+    """Rule 7: takes from the top and rotations keep each name in one run, no longer than at setup,
+    and the names in the setup's cyclic order."""
+    names, runs = [], []
+    for c in setup:
+        if not names or names[-1] != c:
+            names.append(c)
+    for c in cards:
+        if runs and runs[-1][0] == c:
+            runs[-1][1] += 1
+        else:
+            runs.append([c, 1])
+    seq = [c for c, _ in runs]
+    if len(set(seq)) != len(seq) or any(k > setup.count(c) for c, k in runs):
+        return False
+    for r in range(len(names)):
+        it = iter(names[r:] + names[:r])
+        if all(c in it for c in seq):
+            return True
+    return False
+
+
+def _durations(value: Any, field: str, n: int, q: int) -> list[list[int]]:
+    out = []
+    for i, e in enumerate(read_list(value, field)):
+        e = read_list(e, f"{field}[{i}]", 2)
+        c = _card(e[0], f"{field}[{i}][0]")
+        if c not in DURATION_CARDS:
+            raise ValueError(f"{field}[{i}][0]: {CARD_NAMES[c]} is not a Duration card")
+        high = 1000 if c == GARRISON else ((1 << n) - 1 if c == WARLORD else 0)
+        x = read_int(e[1], f"{field}[{i}][1]", high)
+        if c == WARLORD and (x >> q) & 1:
+            raise ValueError(f"{field}[{i}][1]: a Warlord's owner is not among its Moat-immune seats")
+        out.append([c, x])
+    return out
 
 
 def _tasks(value: Any, s) -> list[dict]:
@@ -284,7 +397,14 @@ def _tasks(value: Any, s) -> list[dict]:
         lo, hi = read_int(t["lo"], f"{f}.lo", 1000), read_int(t["hi"], f"{f}.hi", 1000)
         x = read_int(t["x"], f"{f}.x", 1000)
         turn = s.turn_player
-        if op == "ask":
+        if op == "ask" and kind in ALLY_KINDS:
+            if s.ally != ALLY_KINDS[kind] or p != turn:
+                raise ValueError(f"{f}: a {kind!r} decision needs that Ally and belongs to the turn player")
+            if (kind == "band_of_nomads") != (card >= 0) or (card >= 0 and COST[card] < 3):
+                raise ValueError(f"{f}.card: only Band of Nomads names a card (gained, costing $3 or more)")
+            if kind in ("peaceful_cult", "cave_dwellers") and (lo != 0 or hi > s.favors[p]):
+                raise ValueError(f"{f}: picks are bounded by the Favors held")
+        elif op == "ask":
             allowed = SOURCES[kind]
             if card < 0 or (allowed is not None and CARD_NAMES[card] not in allowed):
                 raise ValueError(f"{f}.card: {show(t['card'])} cannot ask a {kind!r} decision")
@@ -292,6 +412,8 @@ def _tasks(value: Any, s) -> list[dict]:
                 raise ValueError(f"{f}.card: Moat reacts to an Attack only")
             if kind == "gladiator_copy":
                 owner_ok = p == (turn + 1) % s.n  # the left-hand neighbour
+            elif kind in ALLY_KINDS:
+                owner_ok = True
             else:
                 owner_ok = (p != turn) if kind in VICTIM_KINDS else (p == turn)
             if not owner_ok:
@@ -304,6 +426,7 @@ def _tasks(value: Any, s) -> list[dict]:
                 raise ValueError(f"{f}.card: only Militia and Catapult make players discard down")
             if kind == "opulent" and card != OPULENT_CASTLE:
                 raise ValueError(f"{f}.card: only Opulent Castle asks that")
+            _check_tier3_task(s, f, kind, p, card, lo, hi, x, turn)
         elif op == "resolve":
             if card < 0 or not IS_ATTACK[card] or p != turn:
                 raise ValueError(f"{f}: only the turn player's Attack waits to resolve")
@@ -314,6 +437,9 @@ def _tasks(value: Any, s) -> list[dict]:
         elif op == "play_all":
             if p != turn or s.phase != 1 or card != -1:
                 raise ValueError(f"{f}: playing all Treasures belongs to the turn player's Buy phase")
+        elif op == "cleanup":
+            if p != turn or s.phase != 2 or card != -1:
+                raise ValueError(f"{f}: Clean-up belongs to the turn player after buying")
         elif op == "yw_victim":
             if p == turn or x != turn or card != CARD_ID["Young Witch"]:
                 raise ValueError(f"{f}: a Young Witch victim is another seat, x the attacker")
@@ -321,6 +447,35 @@ def _tasks(value: Any, s) -> list[dict]:
     if out and out[-1]["op"] != "ask":
         raise ValueError("tasks: the top task must be a pending decision")
     return out
+
+
+def _check_tier3_task(s, f, kind, p, card, lo, hi, x, turn) -> None:
+    """The ranges of the tier-3 decisions (what the effects push)."""
+    name = CARD_NAMES[card] if card >= 0 else ""
+    bad = ""
+    if kind == "rotate" and x != PILE_OF[card]:
+        bad = "x: a card rotates its own pile"
+    elif kind in ("hill_fort", "conjurer", "workshop") and (x != 4 or lo != 0):
+        bad = "gains a card costing up to $4 (x 4, lo 0)"
+    elif kind == "hill_fort" and not 1 <= hi <= 2:
+        bad = "hi: 1 choice, or 2 when Elder played it"
+    elif kind == "mode":
+        if not 1 <= hi <= 2 or x >= 1 << fx.MODES[name] or bin(x).count("1") + hi > 2:
+            bad = "hi/x: one choice, or two different ones when Elder played the card"
+        elif lo > (NUM_CARDS if name == "Hill Fort" else 0):
+            bad = "lo: only Hill Fort's choice holds the gained card (+1)"
+    elif kind in ("archer_hide",) and (x != turn or lo != 1 or hi != 1):
+        bad = "x: the attacker; one card hidden"
+    elif kind == "archer_pick" and (x == turn or not any(s.known[x])):
+        bad = "x: the victim, whose revealed cards are known"
+    elif kind == "miller" and not 1 <= x <= min(4, len(s.decks[p])):
+        bad = "x: Miller looks at 1 to 4 cards of the deck"
+    elif kind == "tent" and not 1 <= hi <= s.in_play[p].count(CARD_ID["Tent"]):
+        bad = "hi: the Tents in play still to discard"
+    elif kind in ("acolyte", "student", "old_map", "sibyl_top", "sibyl_bottom") and hi != 1:
+        bad = "hi: one card"
+    if bad:
+        raise ValueError(f"{f}.{bad}")
 
 
 def _check_settled(s) -> None:
