@@ -151,7 +151,7 @@ def test_observations_do_not_depend_on_the_cached_public_block(kingdom):
     while not state.is_terminal():
         seat = int(rng.integers(3))
         cached, full = state.observation(seat), state.state_tensor()
-        state._supply_obs = None  # recomputed from the state
+        state._supply_obs, state._owned_obs = None, [None] * 3  # recomputed from the state
         assert np.array_equal(cached, state.observation(seat)) and np.array_equal(full, state.state_tensor())
         legal = state.legal_actions()
         state.apply(legal[rng.integers(len(legal))])

@@ -76,7 +76,7 @@ def conserve(s):
     in_play = [list(x) for x in s.in_play]
     _fix(s)
     s.in_play = in_play
-    s._supply_obs = None
+    s._supply_obs, s._owned_obs = None, [None] * s.n
 
 
 def roundtrip(game, s):

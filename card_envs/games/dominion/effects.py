@@ -13,7 +13,7 @@ from __future__ import annotations
 from card_envs.games.dominion.cards import (
     ACOLYTE, AVANTO, BUSTLING_VILLAGE, CASTLES_PILE, CONJURER, COPPER, COST, CURSE_PILE, DEBT, DUCHY_PILE,
     ENCAMPMENT, ESTATE_PILE, GARRISON, GLADIATOR, GLADIATOR_PILE, GOLD, GOLD_PILE, IS_ACTION, IS_ATTACK, IS_CASTLE,
-    IS_TREASURE, IS_VICTORY, LICH, MOAT, NUM_CARDS, NUM_PILES, PILE_CARDS, PILE_ID, PILE_OF, PLUNDER, SAUNA,
+    IS_TREASURE, IS_VICTORY, LICH, MOAT, NUM_CARDS, NUM_PILES, PILE_ID, PLUNDER, SAUNA,
     SETTLERS, SILVER_PILE, SMALL_CASTLE, STRONGHOLD, STUDENT, TENT, VOYAGE, WARLORD, card_coin_limit_ok)
 
 DONE, PLAY_ALL = 0, 1
@@ -352,7 +352,7 @@ def _lich_trash(s, p, c):
         s.trash[LICH] -= 1
         s.owned[p][LICH] += 1
         s.discards[p].append(LICH)
-        s._supply_obs = None
+        s._supply_obs = s._owned_obs[p] = None
     s.push(ask("lich", p, LICH, 1, 1))
 
 

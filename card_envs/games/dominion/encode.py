@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from card_envs.core.layout import Layout, Piece
@@ -9,6 +11,7 @@ from card_envs.games.dominion.cards import ALLIES, GARRISON, NUM_CARDS, NUM_PILE
 from card_envs.games.dominion.effects import DECISION_INDEX, DECISIONS, PICK_KINDS
 
 C, P = NUM_CARDS, NUM_PILES
+NO_CARDS = [0] * C  # an empty count list, to compare with
 COUNT_HIGH = 40.0  # counts are written as count / 10; no card name has more than 60 copies
 
 
@@ -89,32 +92,39 @@ def _supply_values(s) -> list[float]:
             counts[pile[-1]] = len(pile) / 10
             depth[pile[-1]] = 1 / 13
             continue
-        last = len(pile) - 1
-        for i, c in enumerate(pile):  # the top is at the end: later copies are higher
-            counts[c] += 0.1
-            depth[c] = (last - i + 1) / 13
+        for c, count, d in _split_pile_parts(tuple(pile)):
+            counts[c], depth[c] = count, d
     return supply_in + pile_size + bane + counts + top + depth
 
 
-def supply_block(s) -> np.ndarray:
-    """The Supply pieces of the observation, as float32."""
-    return np.array(_supply_values(s), dtype=np.float32)
+@lru_cache(maxsize=1 << 14)
+def _split_pile_parts(pile: tuple) -> tuple:
+    """(card, count / 10, depth of its highest copy / 13) of a split pile's cards; a split pile
+    takes few orders in a game, so each is worked out once."""
+    counts: dict[int, float] = {}
+    depth: dict[int, float] = {}
+    last = len(pile) - 1
+    for i, c in enumerate(pile):  # the top is at the end: later copies are higher
+        counts[c] = counts.get(c, 0.0) + 0.1
+        depth[c] = (last - i + 1) / 13
+    return tuple((c, counts[c], depth[c]) for c in counts)
 
 
-class PublicCache:
-    """What changes only with the Supply, the trash or what a seat owns (every gain, trash and
-    return to a pile clears ``state._supply_obs``): the Supply block followed by the trash piece,
-    every seat's owned counts (seats 0..n-1 twice, so any rotation is one contiguous slice) and
-    every seat's VP from cards (its score less its VP tokens)."""
+def supply_trash_block(s) -> np.ndarray:
+    """What changes only with the Supply or the trash (cached as ``state._supply_obs``, which
+    every change of a pile or of the trash clears): the Supply block, then the trash piece."""
+    block = np.array(_supply_values(s) + s.trash, dtype=np.float32)
+    block[-C:] *= 0.1  # the trash: counts, scaled in float32 like every count piece
+    return block
 
-    __slots__ = ("supply_trash", "owned", "card_vp")
 
-    def __init__(self, s):
-        self.supply_trash = block = np.array(_supply_values(s) + s.trash, dtype=np.float32)
-        block[-C:] *= 0.1  # the trash: counts, scaled in float32 like every count piece
-        owned = np.array(s.owned, dtype=np.float32)
-        self.owned = np.concatenate((owned, owned))
-        self.card_vp = [s.score(q) - s.vp[q] for q in range(s.n)]
+def seat_block(s, q: int) -> tuple[np.ndarray, int]:
+    """Seat q's owned counts and VP from cards (its score less its VP tokens), cached as
+    ``state._owned_obs[q]``, which every change of what q owns clears."""
+    block = s._owned_obs[q]
+    if block is None:
+        block = s._owned_obs[q] = (np.array(s.owned[q], dtype=np.float32), s.score(q) - s.vp[q])
+    return block
 
 
 class Encoder:
@@ -133,7 +143,7 @@ class Encoder:
 
     def observation(self, s, player: int) -> np.ndarray:
         buf = np.zeros(self.obs_layout.size, dtype=np.float32)
-        o, n = self._obs_off, self.n
+        o = self._obs_off
         counts = s.hands[player] + [0] * (2 * C)  # hand, deck, discard: contiguous pieces
         for c in s.decks[player]:
             counts[C + c] += 1
@@ -227,9 +237,10 @@ class Encoder:
     def _public(self, s, flat: np.ndarray, o: dict, first: int, ones: list) -> None:
         n = self.n
         order = self._orders[first]
-        cache = s._supply_obs
-        if cache is None:  # recomputed only after the Supply, the trash or an owned count changed
-            cache = s._supply_obs = PublicCache(s)
+        supply_trash = s._supply_obs
+        if supply_trash is None:
+            supply_trash = s._supply_obs = supply_trash_block(s)
+        seats = [seat_block(s, q) for q in order]
         in_play, set_aside, known, top = o["in_play"], o["set_aside"], o["known_hand"], o["discard_top"]
         for r, q in enumerate(order):
             if s.in_play[q]:
@@ -244,28 +255,33 @@ class Encoder:
                     counts[c] += 1
                 row = set_aside + r * C
                 flat[row:row + C] = counts
-            if any(s.known[q]):
+            if s.known[q] != NO_CARDS:
                 row = known + r * C
                 flat[row:row + C] = s.known[q]
             if s.discards[q]:
                 ones.append(top + r * C + s.discards[q][-1])
         owned = o["owned"]
-        flat[owned:owned + n * C] = cache.owned[first:first + n].ravel()
+        for r, (row, _) in enumerate(seats):
+            flat[owned + r * C:owned + (r + 1) * C] = row
         flat[in_play:known + n * C] *= 0.1  # in_play, set_aside, owned, known_hand: one count run
         # sizes, vp_tokens, debt (counts, scaled), then turns and score: contiguous pieces.
-        max_turns, card_vp = self.game.max_turns, cache.card_vp
+        max_turns, vp, debt, turns = self.game.max_turns, s.vp, s.debt, s.turns
         values = []
         for q in order:
             values += (s.hsize[q], len(s.decks[q]), len(s.discards[q]))
-        values += [min(s.vp[q], 10_000) for q in order]
-        values += [min(s.debt[q], 10_000) for q in order]
-        values += [min(1.0, s.turns[q] / max_turns) for q in order]
-        values += [min(20.0, max(0.0, (card_vp[q] + s.vp[q] + 50) / 100)) for q in order]
+        vps, debts, turned, scores = [], [], [], []
+        for q, (_, card_vp) in zip(order, seats):
+            v = vp[q]
+            vps.append(v if v < 10_000 else 10_000)
+            debts.append(debt[q] if debt[q] < 10_000 else 10_000)
+            turned.append(min(1.0, turns[q] / max_turns))
+            scores.append(min(20.0, max(0.0, (card_vp + v + 50) / 100)))
+        values += vps + debts + turned + scores
         sizes = o["sizes"]
         flat[sizes:sizes + 7 * n] = values
         flat[sizes:sizes + 5 * n] *= 0.1
         supply = o["supply_in"]  # the Supply block, then the trash
-        flat[supply:supply + len(cache.supply_trash)] = cache.supply_trash
+        flat[supply:supply + len(supply_trash)] = supply_trash
         ones.append(o["phase"] + s.phase)
         if s.phase != 3:
             ones.append(o["active"] + (s.turn_player - first) % n)

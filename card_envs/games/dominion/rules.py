@@ -20,8 +20,8 @@ from card_envs.core.rewards import rank_returns
 from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import (
     ACTION_CARDS, ALLIES, BAND_OF_NOMADS, BANE_CANDIDATES, CARD_NAMES, CASTLE_CARDS, CAVE_DWELLERS, CONJURER,
-    COPPER, COST, DEBT, ESTATE, FORTUNE, GARRISON, HUMBLE_CASTLE, IS_ATTACK, IS_VICTORY, KINGDOM_PILES,
-    KINGS_CASTLE, LEAGUE_OF_BANKERS, MOAT, MOUNTAIN_FOLK, NUM_CARDS, PEACEFUL_CULT, PILE_CARDS, PILE_OF,
+    COPPER, COST, DEBT, ESTATE, FORTUNE, GARRISON, HUMBLE_CASTLE, IS_ATTACK, KINGDOM_PILES,
+    KINGS_CASTLE, LEAGUE_OF_BANKERS, MOUNTAIN_FOLK, NUM_CARDS, PEACEFUL_CULT, PILE_CARDS, PILE_OF,
     PLUS_ACTIONS, PLUS_BUYS, PLUS_CARDS, PLUS_COINS, PLUS_VP, PROVINCE_PILE, STRONGHOLD, TENT, TERRITORY,
     TREASURE_CARDS, VICTORY_CARDS, VOYAGE, VP, WARLORD, WIZARDS_PILE, YOUNG_WITCH, pile_setup)
 from card_envs.games.dominion.effects import CARD0, DONE, PILE0, PLAY_ALL
@@ -81,9 +81,10 @@ class DominionState(State):
         self.seed, self.shuffles = 0, 0
         self._trig: list[dict] = []
         self._legal: list[int] | None = None
-        # The observation's cached public block (encode.PublicCache): cleared whenever a pile,
-        # the trash or an owned count changes.
+        # The observation's cached blocks (encode.py): the Supply and trash block, cleared whenever
+        # a pile or the trash changes; per seat its owned counts and card VP, cleared when they do.
         self._supply_obs = None
+        self._owned_obs: list = [None] * self.n
 
     # ----- setup ---------------------------------------------------------------------------
     def setup(self, kingdom: list[int], bane: int, seed: int, ally: int = -1) -> None:
@@ -198,6 +199,7 @@ class DominionState(State):
         c.favors, c.skips = list(self.favors), list(self.skips)
         c.durations = [[list(e) for e in d] for d in self.durations]
         c.tasks = [dict(t) for t in self.tasks]
+        c._owned_obs = list(self._owned_obs)
         c._trig = []
         c._legal = None
         return c
@@ -395,7 +397,7 @@ class DominionState(State):
         p = self.turn_player
         for c in self.set_aside[p]:  # Encampment: back on top of its pile when Clean-up starts
             self.piles[PILE_OF[c]].append(c)
-            self._supply_obs = None
+            self._supply_obs = self._owned_obs[p] = None
             self.owned[p][c] -= 1
         self.set_aside[p] = []
         hand, discard = self.hands[p], self.discards[p]
@@ -553,7 +555,7 @@ class DominionState(State):
     def _trashed(self, p: int, c: int) -> None:
         self.trash[c] += 1
         self.owned[p][c] -= 1
-        self._supply_obs = None
+        self._supply_obs = self._owned_obs[p] = None
         if c in ON_TRASH:
             self._trig.append(fx.task("on_trash", p, c))
 
@@ -593,7 +595,7 @@ class DominionState(State):
         self._gained(p, c, "discard")
 
     def _gained(self, p: int, c: int, dest: str) -> None:
-        self._supply_obs = None
+        self._supply_obs = self._owned_obs[p] = None
         self.owned[p][c] += 1
         if p == self.turn_player and self.phase != OVER:
             if self.durations[p]:  # Garrison: a token per card gained this turn
