@@ -12,14 +12,16 @@ core). The reference is PettingZoo's texas_holdem_v4 / leduc_holdem_v4 when the 
 ``--batch B ...`` adds the batched engines (`card_envs.batch`) in the same run: B games per step,
 each step the B acting seats' observations and masks, one random legal action per game (the
 legal action with the largest of pre-drawn random keys) and the step with its resets. Those are
-timed in wall-clock seconds with every core the engine uses (torch's and numba's threads), so
-compare them with the raw engine's one-core figure times the number of cores.
+timed in wall-clock seconds: the numba kernels run on one core, torch's operations (the pick, the
+deals) on torch's threads. The load average is printed before and after: on a shared machine,
+rerun when it is high.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 
 import numpy as np
@@ -107,9 +109,7 @@ def threads(backend: str) -> str:
     import torch
 
     if backend == "numba":
-        import numba
-
-        return f"{numba.config.NUMBA_NUM_THREADS} numba threads"
+        return f"numba kernels on 1 core, {torch.get_num_threads()} torch threads"
     return f"{torch.get_num_threads()} torch threads"
 
 
@@ -119,6 +119,10 @@ def reference_env():
     except ImportError as error:
         return None, f"not installed ({error}); pip install -e '.[bench]'"
     return [("texas_holdem_v4", texas_holdem_v4.env()), ("leduc_holdem_v4", leduc_holdem_v4.env())], ""
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" (1, 5, 15 min; {os.cpu_count()} cores)"
 
 
 def main() -> None:
@@ -132,6 +136,7 @@ def main() -> None:
     parser.add_argument("--backend", default="auto", choices=("auto", "torch", "numba", "all"),
                         help="batched engine backend (auto: numba on a CPU where installed)")
     args = parser.parse_args()
+    print(f"load average {load_average()}")
     for env_id in args.env_ids:
         # Interleaved rounds, best of each: robust to another process taking the core for a while.
         rounds = [(bench_raw(env_id, args.seconds / 3, args.config),
@@ -149,6 +154,7 @@ def main() -> None:
                 label = f"batched B={size} {args.device} {backend}"
                 print(f"  {label:32}{rate:>10,.0f} decisions/s  ({rate / raw:.1f}x raw; wall clock, "
                       f"{threads(backend)})")
+    print(f"load average {load_average()}")
     references, why = reference_env()
     if references is None:
         print(f"reference: {why}")

@@ -145,10 +145,10 @@ class BatchGame:
             mask = self._mask()
             if not self.auto_forced:
                 break
-            forced = mask.sum(1) == 1
+            forced, action = self._forced(mask)
             if not forced.any():
                 break
-            self._apply(mask.to(torch.uint8).argmax(1), forced)
+            self._apply(action, forced)
             ended = self._terminal()
         self._last = BatchStep(self._observe(), mask, self.cur.clone(), reward, done, length)
         return self._last
@@ -157,6 +157,10 @@ class BatchGame:
         """float32[B, num_players, observation_size]: every seat's observation of every game
         (``[:, s]`` is seat s's, as the reference's `observation(s)`), to bootstrap values from."""
         return torch.stack([self._observe(torch.full_like(self.cur, s)) for s in range(self.num_players)], 1)
+
+    def _forced(self, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(bool[B]: the game has exactly one legal action, int64[B]: its first legal action)."""
+        return mask.sum(1) == 1, mask.to(torch.uint8).argmax(1)
 
     def _allocate(self) -> None:
         raise NotImplementedError

@@ -1,5 +1,10 @@
 """The CPU path of the batched engines: the hot three (`_apply`, `_mask`, `_observe`) as numba
-kernels over the same state tensors, one compiled loop over the games (``prange``: every core).
+kernels over the same state tensors, one compiled loop over the games on one core.
+
+One core, not ``prange``: numba's OpenMP pool and torch's are two runtimes whose idle threads
+spin against each other, which made a step several times slower beside torch (a trainer's
+actor, or any load on a small machine); one engine per process scales instead. A serial loop
+also keeps per-game scratch out of the loop.
 
 On a CPU a step of the torch engine is some fifty whole-batch tensor operations, each a pass
 over memory; these kernels visit each game once. Deals, loads, returns and `state(i)` stay the
@@ -11,15 +16,39 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from numba import njit, prange
+from numba import njit
 
 from card_envs.batch.piles import PilesBatch
 from card_envs.batch.three_piles import ThreePilesBatch
 
 
-def _np(engine, names: str) -> list[np.ndarray]:
-    """Numpy views of the engine's state tensors (no copies: the kernels write the state)."""
-    return [getattr(engine, name).numpy() for name in names.split()]
+def _np(engine, names: str) -> tuple[np.ndarray, ...]:
+    """Numpy views of the engine's state tensors (no copies: the kernels write the state). The
+    numba engines update their tensors in place only, so the views are taken once."""
+    return tuple(getattr(engine, name).numpy() for name in names.split())
+
+
+@njit(cache=True)
+def single_legal(mask, forced, action):
+    """forced[b]: row b has exactly one legal action; action[b]: its first legal action (0 if none)."""
+    for b in range(mask.shape[0]):
+        row, first, count = mask[b], 0, 0
+        for a in range(row.shape[0]):
+            if row[a]:
+                if count == 0:
+                    first = a
+                count += 1
+                if count == 2:
+                    break
+        forced[b], action[b] = count == 1, first
+
+
+def _forced(engine, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """`BatchGame._forced` in one pass over the mask."""
+    forced = np.empty(engine.batch_size, dtype=np.bool_)
+    action = np.empty(engine.batch_size, dtype=np.int64)
+    single_legal(mask.numpy(), forced, action)
+    return torch.from_numpy(forced), torch.from_numpy(action)
 
 
 def _offsets(layout) -> np.ndarray:
@@ -40,10 +69,10 @@ def _tp_to_pile(b, p, k, c, loc, lo, hi, plen, diamonds, rank, diamond):
     diamonds[b, p] += diamond[c]
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)
 def tp_apply(n, a, act, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur,
              phase, passes, rank, diamond, by52):
-    for b in prange(a.shape[0]):
+    for b in range(a.shape[0]):
         if not act[b]:
             continue
         x, p = a[b], cur[b]
@@ -81,9 +110,9 @@ def tp_apply(n, a, act, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi,
         phase[b] = 0
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)
 def tp_mask(loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask):
-    for b in prange(mask.shape[0]):
+    for b in range(mask.shape[0]):
         m = mask[b]
         m[:] = False
         p, choose, deck_empty = cur[b], phase[b] == 0, deck_len[b] == 0
@@ -109,65 +138,92 @@ def tp_mask(loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask)
             m[322] = True
 
 
-@njit(parallel=True, cache=True)
-def tp_observe(n, off, seat, loc, spos, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase,
+def tp_card_offsets(n: int, layout) -> np.ndarray:
+    """int64[n, 20]: [observer, loc code] -> where in the observer's row a card with that code is
+    marked (plus the card's index): one table lookup per card instead of a branch per code."""
+    v = layout.slices
+    table = np.empty((n, 20), dtype=np.int64)
+    for p in range(n):
+        for code in range(20):
+            if code < 4:  # a hand: the observer's own, or unseen
+                table[p, code] = v["hand"].start if code == p else v["unseen"].start
+            elif code < 16:  # pile k of seat q (code 4 + 3 q + k), at q's seat relative to p
+                q, k = divmod(code - 4, 3)
+                table[p, code] = v["piles"].start + 52 * (3 * ((q - p) % n) + k)
+            elif code < 19:  # a stack: the card's position there
+                table[p, code] = v["stack_cards"].start + 52 * (code - 16)
+            else:  # the deck
+                table[p, code] = v["unseen"].start
+    return table
+
+
+@njit(cache=True)
+def tp_observe(n, off, seat, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase,
                passes, by52, by4, by35, by_n, obs):
     o_hand, o_piles, o_fits, o_top, o_stack, o_unseen, o_sizes, o_deck, o_scores, o_move, o_phase, o_passes = off
-    for b in prange(obs.shape[0]):
+    for b in range(obs.shape[0]):
         row = obs[b]
         row[:] = 0
         p = seat[b]  # the observer
-        for c in range(52):
-            code = loc[b, c]
-            if code < 4:  # a hand
-                row[(o_hand if code == p else o_unseen) + c] = 1
-            elif code < 16:  # a pile, at the owner's relative seat
-                q, k = (code - 4) // 3, (code - 4) % 3
-                row[o_piles + (3 * ((q - p) % n) + k) * 52 + c] = 1
-            elif code < 19:  # a stack
-                row[o_stack + (code - 16) * 52 + c] = spos[b, c]
-            else:  # the deck
-                row[o_unseen + c] = 1
+        where = cards[p]
+        for c in range(52):  # a stack card's 1 is overwritten by its position just below
+            row[where[loc[b, c]] + c] = 1
         for s in range(3):
-            if stack_len[b, s] > 0:
-                row[o_top + 52 * s + stack_ord[b, 52 * s + stack_len[b, s] - 1]] = 1
+            size, first = stack_len[b, s], 52 * s
+            for i in range(size):  # position i from the bottom: spos = (i + 1) / 52
+                row[o_stack + first + stack_ord[b, first + i]] = by52[i + 1]
+            if size > 0:
+                row[o_top + first + stack_ord[b, first + size - 1]] = 1
         for rel in range(n):
-            q = (p + rel) % n
+            q = p + rel
+            if q >= n:
+                q -= n
             longest, ace_kings = 0, 0
             for k in range(3):
                 pid = 3 * q + k
                 low, high = lo[b, pid], hi[b, pid]
-                for r in range(1, 14):
-                    if r < low or r > high:
-                        row[o_fits + (3 * rel + k) * 13 + r - 1] = 1
+                fits = o_fits + (3 * rel + k) * 13 - 1  # rank r at fits + r
+                for r in range(1, min(low, 14)):  # below the pile
+                    row[fits + r] = 1
+                for r in range(max(high + 1, 1), 14):  # above it
+                    row[fits + r] = 1
                 longest = max(longest, plen[b, pid])
-                ace_kings += low == 1 and high == 13
+                ace_kings += (low == 1) & (high == 13)
             row[o_sizes + rel] = by4[hsize[b, q]]
             row[o_scores + rel] = by35[longest + 3 * ace_kings + diamonds[b, q]]
         row[o_deck] = by52[deck_len[b]]
-        row[o_move + (cur[b] - p) % n] = 1
+        to_move = cur[b] - p
+        row[o_move + (to_move + n if to_move < 0 else to_move)] = 1
         row[o_phase + phase[b]] = 1
         row[o_passes] = by_n[passes[b]]
 
 
 class ThreePilesNumba(ThreePilesBatch):
     backend = "numba"
+    _forced = _forced
+
+    def _allocate(self) -> None:
+        super()._allocate()
+        layout = self.game.observation_layout
+        self._apply_args = _np(self, TP_STATE + " rank diamond by52")
+        self._mask_args = _np(self, "loc stack_ord stack_len deck_len lo hi cur phase rank")
+        self._observe_args = (tp_card_offsets(self.num_players, layout),
+                              *_np(self, "loc stack_ord stack_len deck_len lo hi plen diamonds hsize cur phase "
+                                         "passes by52 by4 by35 by_n"))
+        self._offsets = _offsets(layout)
 
     def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
-        tp_apply(self.num_players, a.numpy(), act.numpy(), *_np(self, TP_STATE), self.rank.numpy(),
-                 self.diamond.numpy(), self.by52.numpy())
+        tp_apply(self.num_players, a.numpy(), act.numpy(), *self._apply_args)
 
     def _mask(self) -> torch.Tensor:
         mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
-        tp_mask(*_np(self, "loc stack_ord stack_len deck_len lo hi cur phase"), self.rank.numpy(), mask)
+        tp_mask(*self._mask_args, mask)
         return torch.from_numpy(mask)
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
         obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
         seat = self.cur if seat is None else seat
-        tp_observe(self.num_players, _offsets(self.game.observation_layout), seat.numpy(),
-                   *_np(self, "loc spos stack_ord stack_len deck_len lo hi plen diamonds hsize cur phase passes"),
-                   *_np(self, "by52 by4 by35 by_n"), obs)
+        tp_observe(self.num_players, self._offsets, seat.numpy(), *self._observe_args, obs)
         return torch.from_numpy(obs)
 
 
@@ -185,9 +241,9 @@ def _lemire(word, n):
     return m >> 32
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)
 def piles_apply(n, a, act, loc, height, tops, plen, words, hsize, cur, turns, passes, colour0, second, colour, by52):
-    for b in prange(a.shape[0]):
+    for b in range(a.shape[0]):
         if not act[b]:
             continue
         x, p = a[b], cur[b]
@@ -232,12 +288,12 @@ def _piles_values(b, tops, colour, rank, neighbours, top_colour, value):
         value[q] = v
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)
 def piles_mask(loc, tops, cur, colour, rank, neighbours, mask):
-    for b in prange(mask.shape[0]):
+    top_colour, value = np.empty(12, np.int64), np.empty(12, np.int64)  # scratch, per game
+    for b in range(mask.shape[0]):
         m = mask[b]
         m[:] = False
-        top_colour, value = np.empty(12, np.int64), np.empty(12, np.int64)
         _piles_values(b, tops, colour, rank, neighbours, top_colour, value)
         p = cur[b]
         for c in range(52):
@@ -248,19 +304,20 @@ def piles_mask(loc, tops, cur, colour, rank, neighbours, mask):
         m[624] = True
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)
 def piles_observe(n, off, seat, loc, height, tops, turns, hsize, cur, colour0, second, colour, rank, points,
                   neighbours, by10, by20, by40, by54, obs):
     (o_hand, o_team, o_colour, o_top, o_pile, o_value, o_captured, o_unseen, o_sizes, o_turns, o_scores, o_move,
      o_second) = off
-    for b in prange(obs.shape[0]):
+    top_colour, value = np.empty(12, np.int64), np.empty(12, np.int64)  # scratch, per game
+    team_points = np.empty(2, np.int64)
+    for b in range(obs.shape[0]):
         row = obs[b]
         row[:] = 0
-        top_colour, value = np.empty(12, np.int64), np.empty(12, np.int64)
         _piles_values(b, tops, colour, rank, neighbours, top_colour, value)
         p, c0 = seat[b], colour0[b]  # the observer, team 0's colour
         team = p % 2
-        team_points = np.zeros(2, np.int64)
+        team_points[:] = 0
         for c in range(52):
             code = loc[b, c]
             if code < 4:
@@ -300,25 +357,28 @@ def piles_observe(n, off, seat, loc, height, tops, turns, hsize, cur, colour0, s
 
 class PilesNumba(PilesBatch):
     backend = "numba"
+    _forced = _forced
 
     def _allocate(self) -> None:
         super()._allocate()
         from card_envs.games.piles.rules import NEIGHBOURS
         self.neighbours = np.array([list(q) + [-1] * (4 - len(q)) for q in NEIGHBOURS], dtype=np.int64)
+        self._apply_args = _np(self, PILES_STATE + " colour by52")
+        self._mask_args = (*_np(self, "loc tops cur colour rank"), self.neighbours)
+        self._offsets = _offsets(self.game.observation_layout)
+        self._observe_args = (*_np(self, "loc height tops turns hsize cur colour0 second colour rank points"),
+                              self.neighbours, *_np(self, "by10 by20 by40 by54"))
 
     def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
-        piles_apply(self.num_players, a.numpy(), act.numpy(), *_np(self, PILES_STATE), self.colour.numpy(),
-                    self.by52.numpy())
+        piles_apply(self.num_players, a.numpy(), act.numpy(), *self._apply_args)
 
     def _mask(self) -> torch.Tensor:
         mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
-        piles_mask(*_np(self, "loc tops cur colour rank"), self.neighbours, mask)
+        piles_mask(*self._mask_args, mask)
         return torch.from_numpy(mask)
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
         obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
         seat = self.cur if seat is None else seat
-        piles_observe(self.num_players, _offsets(self.game.observation_layout), seat.numpy(),
-                      *_np(self, "loc height tops turns hsize cur colour0 second colour rank points"),
-                      self.neighbours, *_np(self, "by10 by20 by40 by54"), obs)
+        piles_observe(self.num_players, self._offsets, seat.numpy(), *self._observe_args, obs)
         return torch.from_numpy(obs)
