@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def tiny_args(tmp_path, **overrides) -> Args:
     values = dict(run_name="t", runs_dir=str(tmp_path), total_steps=2048, num_games=16, num_steps=16,
                   hidden=(32,), eval_every=0, eval_deals=4, final_eval_deals=4, checkpoint_every=10**9, progress=False,
-                  opponent_share=0.5, snapshot_every=1, actors=0)
+                  opponent_share=0.5, snapshot_every=1, actors=0, engine="reference")
     return Args(**{**values, **overrides})
 
 

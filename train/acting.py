@@ -1,10 +1,12 @@
 """The acting side of training: games, seat assignment, the opponent pool, and rollouts.
 
 `Collector` plays ``num_games`` games with a copy of the learner's network and fills a
-`Rollout`. It runs either in the learner's process (`InlineActor`, ``--actors 0``: simplest,
-rollout k uses the weights after update k) or in a process of its own (`ProcessActor`,
-``--actors 1``: it plays the next rollout while the learner trains on the last one, so both cores
-work; rollout k uses the weights after update k - 1, a one-update lag that PPO's importance
+`Rollout`. The games are stepped by the reference rules engines (`card_envs.vector.VectorGames`)
+or, with ``--engine batch``, by the game's batched engine (`card_envs.batch`) behind the same
+interface (`BatchGames`): one rollout function for both. The collector runs either in the
+learner's process (`InlineActor`, ``--actors 0``: simplest, rollout k uses the weights after
+update k) or in a process of its own (`ProcessActor`, ``--actors 1``: it plays the next rollout
+while the learner trains on the last one, so both cores work; rollout k uses the weights after update k - 1, a one-update lag that PPO's importance
 ratio absorbs). Both are deterministic for a given seed: the actor always waits for exactly the
 weights it needs.
 """
@@ -24,6 +26,52 @@ from agents import make_policy
 from agents.neural import ActorCritic, NeuralPolicy
 from agents.policy import Policy
 from card_envs.vector import VectorGames
+
+
+ENGINES = ("auto", "batch", "reference")
+
+
+def game_engine(env_id: str, engine: str) -> str:
+    """"batch" or "reference", as ``--engine`` asks; "auto" is the batched engine where the game
+    has one and numba (its fast CPU path) is installed, else the reference engine."""
+    if engine != "auto":
+        return engine
+    from card_envs import batch
+
+    return "batch" if env_id in batch.ENGINES and batch.has_numba() else "reference"
+
+
+class BatchGames:
+    """`VectorGames`' interface over a batched engine (`card_envs.batch`): the same rules,
+    observations and masks, forced single-choice decisions played unasked; the arrays are numpy
+    views of the engine's tensors (fresh each step)."""
+
+    def __init__(self, env_id: str, config: dict, num_games: int, seed: int):
+        from card_envs import batch
+
+        self.engine = batch.make(env_id, num_games, seed=seed, auto_forced=True, **config)
+        self._last = self.engine.observe()
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        last = self._last
+        return last.obs.numpy(), last.mask.numpy(), last.seat.numpy()
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self._last = last = self.engine.step(torch.from_numpy(np.asarray(actions, dtype=np.int64)))
+        return last.done.numpy(), last.reward.numpy(), last.length.numpy()
+
+    def all_seat_observations(self) -> np.ndarray:
+        return self.engine.all_seat_observations().numpy()
+
+    def state_tensors(self) -> np.ndarray:
+        return self.engine.state_tensors().numpy()
+
+
+def make_games(game, args, seed: int) -> "VectorGames | BatchGames":
+    """The ``num_games`` games of a rollout, on the engine ``args.engine`` picks."""
+    if game_engine(args.env_id, args.engine) == "batch":
+        return BatchGames(args.env_id, args.env_config, args.num_games, seed)
+    return VectorGames(game, args.num_games, seed=seed)
 
 
 def critic_size(game, critic: str) -> int | None:
@@ -112,7 +160,7 @@ class Collector:
             self.pool.add_snapshot(state)
         self.rng = np.random.default_rng(seed)
         self.torch_rng = torch.Generator().manual_seed(seed)
-        self.games = VectorGames(game, args.num_games, seed=int(self.rng.integers(2**63)))
+        self.games = make_games(game, args, seed=int(self.rng.integers(2**63)))
         teams = np.array([game.team_of(s) for s in range(game.num_players)])
         self.same_team = teams[:, None] == teams[None, :]  # [P, P]
         # controllers[i, seat]: 0 = learner, k >= 1 = pool member k - 1 (fixed for a whole game)

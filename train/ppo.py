@@ -7,8 +7,13 @@
 
 How it works (in the spirit of CleanRL's single-file PPO):
 
-- ``num_games`` games are stepped together (`card_envs.vector.VectorGames`); in each, one seat
-  must act, and one batched forward pass serves every seat that the learner controls.
+- ``num_games`` games are stepped together; in each, one seat must act, and one batched forward
+  pass serves every seat that the learner controls. ``--engine batch`` steps them with the game's
+  batched engine (`card_envs.batch`: three_piles_v0 and piles_v0, numba kernels on the CPU),
+  ``--engine reference`` with the rules engines (`card_envs.vector.VectorGames`); the default
+  (``auto``) is the batched engine where the game has one and numba is installed. Same rules,
+  observations and masks, so nothing else changes: pool, evaluation (always on the reference
+  engine) and checkpoints are the same.
 - Each (game, seat) pair is its own trajectory: a seat's next state is its next decision, not
   the opponent's. Rewards are terminal, and the terminal (team) reward reaches the last decision
   of every seat. GAE runs backwards along each seat's trajectory; at the end of a rollout,
@@ -60,7 +65,7 @@ from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, network_from_checkpoint, save_checkpoint
 from evaluate.ratings import bradley_terry
 from evaluate.report import check_writable
-from train.acting import Rollout, critic_size, make_actor
+from train.acting import ENGINES, Rollout, critic_size, game_engine, make_actor
 from train.configs import DEFAULTS
 
 
@@ -106,6 +111,9 @@ class Args:
     final_eval_deals: int = arg(1000, "deals for the evaluation at the end of the run")
     checkpoint_every: int = arg(1_000_000, "steps between checkpoints (one is always written at the end)")
     actors: int = arg(1, "1: play games in a second process while the learner trains; 0: in-process")
+    engine: str = arg("auto", "what steps the training games: 'batch' (the game's batched engine, "
+                              "card_envs.batch: three_piles_v0, piles_v0), 'reference' (the rules engines) "
+                              "or 'auto' (batch where the game has one and numba is installed)")
     threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow)")
     resume: bool = arg(False, "continue run_name from its latest checkpoint")
     progress: bool = arg(True, "show a progress bar")
@@ -124,6 +132,14 @@ class Args:
                     raise ValueError(f"{_flag(name)} must be {rule}, got {getattr(self, name)}")
         if self.critic not in ("observation", "state"):
             raise ValueError(f"--critic must be 'observation' or 'state', got {self.critic!r}")
+        if self.engine not in ENGINES:
+            raise ValueError(f"--engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
+        if self.engine == "batch":
+            from card_envs import batch
+
+            if self.env_id not in batch.ENGINES:
+                raise ValueError(f"--engine batch: {self.env_id} has no batched engine; the games with one are "
+                                 f"{', '.join(batch.ENGINES)} (use --engine reference)")
         if self.actors not in (0, 1):
             raise ValueError(f"--actors must be 0 or 1, got {self.actors}")
         if not self.hidden or min(self.hidden) < 1:
@@ -536,6 +552,7 @@ def start(args: Args, given: set[str]) -> Trainer:
             raise ValueError(f"run {args.run_name!r} already has checkpoints; use --resume to continue it "
                              "or another --run-name")
         args.validate()
+        args.engine = game_engine(args.env_id, args.engine)  # what ran, in the checkpoints and the log
         check_writable(Path(args.runs_dir) / args.run_name)
         return Trainer(args)
     if not args.run_name:
@@ -546,16 +563,17 @@ def start(args: Args, given: set[str]) -> Trainer:
                if k not in checkpoint]
     if missing:
         raise ValueError(f"cannot resume from {path}: it lacks the training state {missing} (weights only?)")
-    saved = dict(checkpoint["args"])
+    saved = {"engine": "reference", **checkpoint["args"]}  # runs from before --engine: as they were
     if "env_id" in given and args.env_id != saved["env_id"]:
         raise ValueError(f"{path} was trained on {saved['env_id']!r}, not {args.env_id!r}")
     load_checkpoint(path, args.env_id if "env_id" in given else saved["env_id"])
     # The saved arguments win, except what may change on a resume.
     overrides = {k: getattr(args, k) for k in ("total_steps", "max_minutes", "eval_every", "checkpoint_every",
-                                               "progress", "threads") if k in given}
+                                               "progress", "threads", "engine") if k in given}
     resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
                       **overrides, "resume": True, "runs_dir": args.runs_dir})
     resumed.validate()
+    resumed.engine = game_engine(resumed.env_id, resumed.engine)
     check_writable(path.parent)
     return Trainer(resumed, checkpoint)
 
