@@ -143,7 +143,7 @@ def make_policy(name: str, game: Game) -> Policy:
         module, cls = target.split(":")
         kwargs = {k: _convert(name, k, v, accepted[k]) for k, v in options.items()}
         return getattr(importlib.import_module(module), cls)(game, **kwargs)
-    named = NAMED.get(game.name, {})
+    named = NAMED.get(game.name, {}) if game is not None else {}  # random needs no game
     if (base in ("random", "heuristic") or base in named) and options:
         raise ValueError(f"policy {base!r} takes no options, got {sorted(options)}")
     if base == "random":
