@@ -151,21 +151,27 @@ class DominionBot(Policy):
         return int(legal[0])
 
 
+def money_rules(f, province_money: int) -> list[str]:
+    """Big Money's buys before its last resort, Silver: Province once the total money in the
+    deck exceeds `province_money`, Duchy and Estate as the Provinces run low, else Gold."""
+    out = []
+    if f["money"] > province_money:
+        out.append("Province")
+    if f["provinces"] <= 4:
+        out.append("Duchy")
+    if f["provinces"] <= 2:
+        out.append("Estate")
+    out.append("Gold")
+    if f["provinces"] <= 6:
+        out.append("Duchy")
+    return out
+
+
 class BigMoneyUltimate(DominionBot):
     name = "big_money_ultimate"
 
     def priorities(self, f):
-        out = []
-        if f["money"] > 18:
-            out.append("Province")
-        if f["provinces"] <= 4:
-            out.append("Duchy")
-        if f["provinces"] <= 2:
-            out.append("Estate")
-        out.append("Gold")
-        if f["provinces"] <= 6:
-            out.append("Duchy")
-        return out + ["Silver"]
+        return money_rules(f, province_money=18) + ["Silver"]
 
 
 class SmithyBM(DominionBot):
@@ -173,16 +179,7 @@ class SmithyBM(DominionBot):
     engine = "Smithy"
 
     def priorities(self, f):
-        out = []
-        if f["money"] > 15:
-            out.append("Province")
-        if f["provinces"] <= 4:
-            out.append("Duchy")
-        if f["provinces"] <= 2:
-            out.append("Estate")
-        out.append("Gold")
-        if f["provinces"] <= 6:
-            out.append("Duchy")
+        out = money_rules(f, province_money=15)
         if f["owned"][CARD_ID[self.engine]] < f["treasures"] / 11:
             out.append(self.engine)
         return out + ["Silver"]
@@ -236,16 +233,7 @@ class CatapultRocksBM(DominionBot):
     name = "catapult_rocks_bm"
 
     def priorities(self, f):
-        out = []
-        if f["money"] > 15:
-            out.append("Province")
-        if f["provinces"] <= 4:
-            out.append("Duchy")
-        if f["provinces"] <= 2:
-            out.append("Estate")
-        out.append("Gold")
-        if f["provinces"] <= 6:
-            out.append("Duchy")
+        out = money_rules(f, province_money=15)
         top_rocks = f["supply_top"][CARD_ID["Rocks"]] > 0
         if top_rocks:
             out.append("Catapult/Rocks")  # Rocks: $1 and a Silver on gain
@@ -274,16 +262,7 @@ class TownsfolkFortsBM(DominionBot):
     ROTATORS = {"Townsfolk": "Town Crier", "Forts": "Tent"}
 
     def priorities(self, f):
-        out = []
-        if f["money"] > 15:
-            out.append("Province")
-        if f["provinces"] <= 4:
-            out.append("Duchy")
-        if f["provinces"] <= 2:
-            out.append("Estate")
-        out.append("Gold")
-        if f["provinces"] <= 6:
-            out.append("Duchy")
+        out = money_rules(f, province_money=15)
         owned, top = f["owned"], f["supply_top"]
         terminals = sum(owned[CARD_ID[c]] for cards in self.WANT.values() for c in cards)
         if terminals < max(1, f["treasures"] / 8):
