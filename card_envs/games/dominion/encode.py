@@ -75,6 +75,14 @@ def state_layout(n: int) -> Layout:
     ] + _public_pieces(n, "absolute"))
 
 
+def count_row(cards) -> list[int]:
+    """Copies of each card name among `cards`."""
+    counts = [0] * C
+    for c in cards:
+        counts[c] += 1
+    return counts
+
+
 def _supply_values(s) -> list[float]:
     """supply_in, pile_size, bane, supply_counts, supply_top, supply_depth (contiguous pieces)."""
     counts, top, depth = [0.0] * C, [0.0] * C, [0.0] * C
@@ -212,20 +220,14 @@ class Encoder:
             buf[row:row + C] = s.hands[q]
             deck = s.decks[q]
             if deck:
-                counts = [0] * C
-                for c in deck:
-                    counts[c] += 1
                 row = o["decks"] + q * C
-                buf[row:row + C] = counts
+                buf[row:row + C] = count_row(deck)
                 base = o["deck_order"] + q * 5 * C
                 for k, c in enumerate(reversed(deck[-5:])):
                     ones.append(base + k * C + c)
             if s.discards[q]:
-                counts = [0] * C
-                for c in s.discards[q]:
-                    counts[c] += 1
                 row = o["discards"] + q * C
-                buf[row:row + C] = counts
+                buf[row:row + C] = count_row(s.discards[q])
         for piece in ("hands", "decks", "discards"):
             sl = self.state_layout.slices[piece]
             buf[sl] *= 0.1
@@ -244,17 +246,9 @@ class Encoder:
         in_play, set_aside, known, top = o["in_play"], o["set_aside"], o["known_hand"], o["discard_top"]
         for r, q in enumerate(order):
             if s.in_play[q]:
-                counts = [0] * C
-                for c in s.in_play[q]:
-                    counts[c] += 1
-                row = in_play + r * C
-                flat[row:row + C] = counts
+                flat[in_play + r * C:in_play + (r + 1) * C] = count_row(s.in_play[q])
             if s.set_aside[q]:
-                counts = [0] * C
-                for c in s.set_aside[q]:
-                    counts[c] += 1
-                row = set_aside + r * C
-                flat[row:row + C] = counts
+                flat[set_aside + r * C:set_aside + (r + 1) * C] = count_row(s.set_aside[q])
             if s.known[q] != NO_CARDS:
                 row = known + r * C
                 flat[row:row + C] = s.known[q]
