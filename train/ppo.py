@@ -25,6 +25,9 @@ How it works (in the spirit of CleanRL's single-file PPO):
 - Every ``eval_every`` steps the greedy policy plays seat-rotated, paired games against random
   and the game's scripted agent (win rate with its Wilson 95% interval, logged under ``eval/``),
   and its Bradley-Terry rating against those baselines (``eval/elo``, random anchored at 0).
+  These evaluations run beside training in a low-priority process (`train.evaluating`), logged
+  at the step whose weights they played; ``--no-eval-process`` plays them in the learner, which
+  pauses meanwhile. The final evaluation always runs in the learner, once the actor has stopped.
 - Two processes by default (``--actors 1``, `train.acting`): an actor plays rollout k+1 with
   the weights after update k-1 while this learner trains on rollout k, so both cores work; the
   one-update lag is absorbed by PPO's importance ratio. ``--actors 0`` plays in this process.
@@ -61,12 +64,11 @@ from tqdm import tqdm
 
 import card_envs
 from agents import make_policy, named_bots_text, opponent_names, policy_names
-from agents.match import rotated_match, wilson_interval, win_draw_loss
-from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, network_from_checkpoint, save_checkpoint
-from evaluate.ratings import bradley_terry
+from agents.neural import ActorCritic, load_checkpoint, network_from_checkpoint, save_checkpoint
 from evaluate.report import check_writable
 from train.acting import ENGINES, Rollout, critic_size, game_engine, make_actor
 from train.configs import DEFAULTS
+from train.evaluating import EvalProcess, elo_ratings, evaluate_policy  # noqa: F401 - elo_ratings: public here too
 
 
 def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyword
@@ -108,6 +110,8 @@ class Args:
     pool_size: int = arg(4, "frozen snapshots kept in the pool (oldest dropped)")
     eval_every: int = arg(500_000, "steps between evaluations (0: only at the end)")
     eval_deals: int = arg(200, "deals per evaluation and baseline, each played in every seating")
+    eval_process: bool = arg(True, "play the periodic evaluations in a low-priority process beside training "
+                                   "(--no-eval-process: in the learner, which pauses meanwhile)")
     final_eval_deals: int = arg(1000, "deals for the evaluation at the end of the run")
     checkpoint_every: int = arg(1_000_000, "steps between checkpoints (one is always written at the end)")
     actors: int = arg(1, "1: play games in a second process while the learner trains; 0: in-process")
@@ -290,6 +294,8 @@ class Trainer:
         self.last_checkpoint = self.run_dir / "checkpoints" / "latest.pt" if checkpoint is not None else None
         self.last_eval: dict[str, float] = {}
         self.actor = None
+        self.evaluator: EvalProcess | None = None  # --eval-process: evaluations beside training
+        self.eval_due = False  # an evaluation fell due while the evaluator was busy
         self.baseline_results: dict[tuple[str, str], tuple[int, int, int]] | None = None  # for the Elo
         self.stop_requested: str | None = None  # a signal's name: stop after this update, keep it
 
@@ -355,34 +361,11 @@ class Trainer:
 
     # ----- evaluation and checkpoints ---------------------------------------------------
     def evaluate(self, deals: int) -> dict[str, float]:
-        """Greedy policy vs each baseline over the same seed list every time (comparable curves)."""
-        me = NeuralPolicy(self.network, greedy=True)
-        results, scores = {}, {}
-        for name in policy_names(self.game):
-            baseline = make_policy(name, self.game)
-            seating = [me] + [baseline] * (self.game.num_players - 1)
-            rewards = rotated_match(self.game, seating, deals, seed=10_000)[:, 0]
-            wins, draws, losses = win_draw_loss(rewards)
-            low, high = wilson_interval(wins, len(rewards))
-            results.update({f"win_rate_vs_{name}": wins / len(rewards), f"draw_rate_vs_{name}": draws / len(rewards),
-                            f"win_rate_vs_{name}_ci_low": low, f"win_rate_vs_{name}_ci_high": high,
-                            f"mean_reward_vs_{name}": float(rewards.mean())})
-            scores[name] = (wins, draws, losses)
-        results.update(self._elo(scores, deals))
+        """Greedy policy vs each baseline over the same seed list every time (comparable curves);
+        the baselines' own match, for the Elo, is played once per run."""
+        results, self.baseline_results = evaluate_policy(self.game, self.network, deals, self.baseline_results)
         self.network.train()
         return results
-
-    def _elo(self, scores: dict[str, tuple[int, int, int]], deals: int) -> dict[str, float]:
-        """The policy's rating against the fixed baselines; their own match is played once per run."""
-        if self.baseline_results is None:
-            names = list(scores)
-            self.baseline_results = {
-                (first, second): win_draw_loss(rotated_match(
-                    self.game, [make_policy(first, self.game)] + [make_policy(second, self.game)] * (
-                        self.game.num_players - 1), deals, seed=20_000)[:, 0])
-                for i, first in enumerate(names) for second in names[i + 1:]}
-        elo = elo_ratings({("policy", name): wdl for name, wdl in scores.items()} | self.baseline_results)
-        return {"elo": elo["policy"][0], "elo_ci_low": elo["policy"][1], "elo_ci_high": elo["policy"][2]}
 
     def checkpoint(self) -> dict[str, Any]:
         return {"env_id": self.args.env_id, "game_config": self.game.config,
@@ -420,10 +403,18 @@ class Trainer:
     # ----- main loop --------------------------------------------------------------------
     def train(self, writer=None) -> dict[str, float]:
         self.start_actor()
+        if self.args.eval_process and self.args.eval_every:
+            self.evaluator = EvalProcess(self.args, self.game, self.network.critic_size)
         try:
             return self._train(writer)
         finally:
             self.stop_actor()
+            self.stop_evaluator()
+
+    def stop_evaluator(self) -> None:
+        if self.evaluator is not None:
+            self.evaluator.close()
+            self.evaluator = None
 
     def _train(self, writer) -> dict[str, float]:
         args = self.args
@@ -450,8 +441,9 @@ class Trainer:
             if writer is not None:
                 self._log(writer, losses, stats, sps)
             if next_eval is not None and self.step >= next_eval:
-                self._log_eval(writer)
+                self.eval_due = True
                 next_eval += args.eval_every
+            self._periodic_eval(writer)
             if self.step >= next_checkpoint:
                 self.save()
                 next_checkpoint += args.checkpoint_every
@@ -461,9 +453,13 @@ class Trainer:
             bar.set_postfix_str(self._postfix(sps))
         self.stop_actor()  # before the final evaluation: it gets the machine to itself
         if self.stop_requested:  # interrupted: keep the work, skip the final evaluation
+            self.stop_evaluator()
             self.save()
             bar.close()
             return {}
+        if self.evaluator is not None:  # log the evaluation in flight, then stop the evaluator
+            self._log_finished(writer, self.evaluator.poll(wait=True))
+            self.stop_evaluator()
         self._log_eval(writer, args.final_eval_deals)
         self.save()
         bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
@@ -504,11 +500,30 @@ class Trainer:
         if stats["pool_reward"]:
             writer.add_scalar("charts/reward_vs_pool", np.mean(stats["pool_reward"]), self.step)
 
+    def _periodic_eval(self, writer) -> None:
+        """Log what the evaluator finished; start a due evaluation (in the learner without one)."""
+        if self.evaluator is None:
+            if self.eval_due:
+                self._log_eval(writer)
+                self.eval_due = False
+            return
+        self._log_finished(writer, self.evaluator.poll())
+        if self.eval_due and self.evaluator.submit(self.step, self.network.state_dict()):
+            self.eval_due = False
+
+    def _log_finished(self, writer, finished) -> None:
+        for step, results, baselines in finished:
+            self.baseline_results = baselines  # the final evaluation's Elo reuses their match
+            self._write_eval(writer, results, step)
+
     def _log_eval(self, writer, deals: int | None = None) -> None:
-        self.last_eval = self.evaluate(deals or self.args.eval_deals)
+        self._write_eval(writer, self.evaluate(deals or self.args.eval_deals), self.step)
+
+    def _write_eval(self, writer, results: dict[str, float], step: int) -> None:
+        self.last_eval = results
         if writer is not None:
-            for name, value in self.last_eval.items():
-                writer.add_scalar(f"eval/{name}", value, self.step)
+            for name, value in results.items():
+                writer.add_scalar(f"eval/{name}", value, step)
             writer.flush()
 
     def _postfix(self, sps: float) -> str:
@@ -520,21 +535,6 @@ class Trainer:
         if "elo" in self.last_eval:
             text += f" | Elo {self.last_eval['elo']:.0f}"
         return text
-
-
-def elo_ratings(results: dict[tuple[str, str], tuple[int, int, int]]) -> dict[str, tuple[float, float, float]]:
-    """Bradley-Terry ratings in Elo (rating, 95% low, high) from (first, second) -> first's
-    wins/draws/losses, with random anchored at 0 and one virtual draw per pair, so that a 100%
-    score against random stays finite."""
-    players = sorted({name for pair in results for name in pair}, key=lambda name: name != "random")
-    wins = np.zeros((len(players), len(players)))
-    for (first, second), (won, drawn, lost) in results.items():
-        i, j = players.index(first), players.index(second)
-        wins[i, j] += won + drawn / 2
-        wins[j, i] += lost + drawn / 2
-    fit = bradley_terry(wins, prior=1.0, anchor=0)
-    return {name: (float(fit["elo"][k]), float(fit["low"][k]), float(fit["high"][k]))
-            for k, name in enumerate(players)}
 
 
 def hyperparameter_table(args: Args) -> str:
@@ -568,8 +568,8 @@ def start(args: Args, given: set[str]) -> Trainer:
         raise ValueError(f"{path} was trained on {saved['env_id']!r}, not {args.env_id!r}")
     load_checkpoint(path, args.env_id if "env_id" in given else saved["env_id"])
     # The saved arguments win, except what may change on a resume.
-    overrides = {k: getattr(args, k) for k in ("total_steps", "max_minutes", "eval_every", "checkpoint_every",
-                                               "progress", "threads", "engine") if k in given}
+    overrides = {k: getattr(args, k) for k in ("total_steps", "max_minutes", "eval_every", "eval_process",
+                                               "checkpoint_every", "progress", "threads", "engine") if k in given}
     resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
                       **overrides, "resume": True, "runs_dir": args.runs_dir})
     resumed.validate()

@@ -1,0 +1,76 @@
+"""Periodic evaluation beside training (`train.evaluating.EvalProcess`): the same results as in
+the learner, logged at the step whose weights were played, and never pausing the learner."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import torch
+
+from tests.test_train import tiny_args
+from train.evaluating import NICENESS, EvalProcess, evaluate_policy
+from train.ppo import Trainer
+
+
+class Writer:
+    """The part of SummaryWriter the trainer uses, recording the scalars."""
+
+    def __init__(self):
+        self.scalars: dict[str, list[tuple[int, float]]] = {}
+
+    def add_scalar(self, tag, value, step):
+        self.scalars.setdefault(tag, []).append((step, value))
+
+    def flush(self):
+        pass
+
+
+def test_the_process_gives_what_the_learner_would_and_runs_at_low_priority(tmp_path):
+    trainer = Trainer(tiny_args(tmp_path, eval_deals=6))
+    evaluator = EvalProcess(trainer.args, trainer.game, trainer.network.critic_size)
+    try:
+        assert evaluator.submit(123, trainer.network.state_dict())
+        assert not evaluator.submit(456, trainer.network.state_dict()), "one evaluation at a time"
+        [(step, results, baselines)] = evaluator.poll(wait=True)
+        stat = f"/proc/{evaluator.process.pid}/stat"  # field 19: the niceness, set once it started
+        nice = int(open(stat).read().rsplit(")", 1)[1].split()[16]) if os.path.exists(stat) else None
+        assert evaluator.poll() == [] and not evaluator.busy
+        with torch.no_grad():  # a different network afterwards: the process kept its own copy
+            for p in trainer.network.parameters():
+                p.add_(1.0)
+        assert evaluator.submit(7, trainer.network.state_dict())
+        [(second_step, _, second_baselines)] = evaluator.poll(wait=True)
+    finally:
+        evaluator.close()
+    assert not evaluator.process.is_alive()
+    assert step == 123 and second_step == 7
+    assert baselines == second_baselines and list(baselines) == [("random", "heuristic")]
+    with torch.no_grad():
+        for p in trainer.network.parameters():
+            p.sub_(1.0)
+    expected, expected_baselines = evaluate_policy(trainer.game, trainer.network, 6)
+    assert results == expected and baselines == expected_baselines
+    if nice is not None:
+        assert nice == os.nice(0) + NICENESS
+
+
+@pytest.mark.parametrize("eval_process", [True, False])
+def test_training_logs_periodic_evaluations_at_their_steps(tmp_path, eval_process):
+    args = tiny_args(tmp_path, total_steps=16 * 16 * 6, eval_every=16 * 16 * 2, eval_process=eval_process)
+    trainer = Trainer(args)
+    calls = []
+    evaluate = trainer.evaluate
+    trainer.evaluate = lambda deals: calls.append(deals) or evaluate(deals)
+    writer = Writer()
+    trainer.train(writer)
+    steps = [step for step, _ in writer.scalars["eval/win_rate_vs_random"]]
+    final = 16 * 16 * 6
+    assert steps[-1] == final and all(step % (16 * 16) == 0 for step in steps)
+    assert steps == sorted(steps) and len(steps) >= 2, steps
+    if eval_process:  # the learner itself plays only the final evaluation
+        assert calls == [args.final_eval_deals]
+    else:
+        assert calls == [args.eval_deals] * 3 + [args.final_eval_deals]
+    assert trainer.evaluator is None  # stopped with training
+    assert trainer.baseline_results is not None and "elo" in trainer.last_eval
