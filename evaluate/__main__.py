@@ -15,7 +15,8 @@ Two players: head-to-head; more: round-robin (every pair; two checkpoints of the
 not paired); ``--gauntlet P``: P (a file or a folder) against each listed player, or every
 baseline when none is listed; ``--exploit P``: train a fresh agent against P alone for
 ``--minutes`` (P plays every other team's seats, frozen), then play it against P: the exploiter's
-win rate measures how exploitable P is (`evaluate.exploit`). Each deal is played in every distinct seating on the same seeds
+win rate measures how exploitable P is (`evaluate.exploit`); P may also be a scripted agent
+(``--exploit heuristic``), the same measure for comparison. Each deal is played in every distinct seating on the same seeds
 (see `evaluate.runner`). Writes results.json, results.md and PNG plots to ``--out``.
 """
 
@@ -31,7 +32,7 @@ from itertools import combinations
 from pathlib import Path
 
 import card_envs
-from agents import baseline_names, named_bots_text
+from agents import baseline_names, named_bots_text, opponent_names
 from evaluate.exploit import train_exploiter
 from evaluate.players import Player, expand_all
 from evaluate.report import build_report, check_writable, markdown, write_all
@@ -61,7 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "every baseline (random, greedy, heuristic, the game's named bots, ismcts: "
                              "~1 CPU s per ismcts game)")
     parser.add_argument("--exploit", metavar="CHECKPOINT",
-                        help="train a best-response agent against this checkpoint file, then play it against it")
+                        help="train a best-response agent against this checkpoint file (or a scripted agent: "
+                             "random, heuristic, a named bot, for comparison), then play it against it")
     parser.add_argument("--minutes", type=float, default=10.0, help="--exploit: training time of the exploiter")
     parser.add_argument("--deals", type=int, default=200, help="deals per pairing (each in every seating)")
     parser.add_argument("--seed", type=int, default=0, help="deal d is dealt from seed + d")
@@ -96,7 +98,7 @@ def parse_args(argv: list[str] | None, parser: argparse.ArgumentParser | None = 
     if args.html and not args.record:
         parser.error("--html writes pages beside the replays: give --record DIR too")
     if args.exploit is not None and (args.gauntlet is not None or args.players):
-        parser.error("--exploit CHECKPOINT takes no players and no --gauntlet")
+        parser.error("--exploit TARGET takes no players and no --gauntlet")
     if not 0 < args.minutes < float("inf"):
         parser.error(f"--minutes must be a positive number, got {args.minutes}")
     if args.gauntlet is None and args.exploit is None and len(args.players) < 2:
@@ -112,8 +114,9 @@ def plan(args: argparse.Namespace, game) -> tuple[str, list[Player], list[tuple[
     """(mode, players, pairings) from the arguments; ValueError on a bad player."""
     if args.exploit is not None:
         target = expand_all([args.exploit], game)
-        if len(target) != 1 or not target[0].spec.endswith(".pt"):
-            raise ValueError(f"--exploit wants one checkpoint file, got {args.exploit!r}")
+        if len(target) != 1 or not (target[0].spec.endswith(".pt") or target[0].spec in opponent_names(game)):
+            raise ValueError(f"--exploit wants one checkpoint file or a scripted agent of {opponent_names(game)} "
+                             f"(the trainer's pool plays it in batches: no search policies), got {args.exploit!r}")
         return "exploit", target, []  # the exploiter joins once it is trained
     if args.gauntlet is not None:
         challengers = expand_all([args.gauntlet], game)
