@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+import card_envs
 from agents.neural import load_checkpoint
 from tests.test_train import ROOT, children_of
 from train.configs import DEFAULTS
-from train.ppo import build_parser
+from train.ppo import Args, build_parser
 
 TINY = ["--num-games", "16", "--num-steps", "16", "--hidden", "32", "--eval-every", "0", "--eval-deals", "2",
         "--final-eval-deals", "2", "--checkpoint-every", "100000000", "--no-progress"]
@@ -24,14 +25,16 @@ TINY = ["--num-games", "16", "--num-steps", "16", "--hidden", "32", "--eval-ever
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tmp_path, signum):
     command = [sys.executable, "-m", "train", "--run-name", "stopped", "--runs-dir", str(tmp_path), *TINY]
-    process = subprocess.Popen(command + ["--total-steps", "100000000"], cwd=ROOT, text=True,
+    # --eval-every: an evaluator process runs beside the actor, and must go too
+    process = subprocess.Popen(command + ["--total-steps", "100000000", "--eval-every", "256"], cwd=ROOT, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.time() + 60
     while not (tmp_path / "stopped").glob("events.out.tfevents.*") and time.time() < deadline:
         time.sleep(0.1)
     time.sleep(3)  # a few updates in
-    actors = children_of(process.pid)
-    assert actors, "the default run plays in a second process"
+    while len(actors := children_of(process.pid)) < 2 and time.time() < deadline + 30:
+        time.sleep(0.2)
+    assert len(actors) >= 2, "the default run plays in a second process and evaluates in a third"
     process.send_signal(signum)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 128 + signum, err
@@ -59,5 +62,8 @@ def test_help_shows_the_named_games_defaults():
     shown = subprocess.run([sys.executable, "-m", "train", "three_piles_v0", "--help"], cwd=ROOT,
                            capture_output=True, text=True, timeout=60).stdout
     assert f"(default {tuned['total_steps']!r})" in shown.replace("\n", " ").replace("  ", "")
-    untuned = build_parser("piles_v0" if "piles_v0" not in DEFAULTS else "illimat_v0").format_help()
-    assert f"(default {tuned['total_steps']!r})" not in untuned
+    for env_id in card_envs.list_envs():  # each game's own time limit and widths, or the generic ones
+        help_text = " ".join(build_parser(env_id).format_help().split())
+        for name in ("max_minutes", "hidden", "env_config"):
+            expected = DEFAULTS.get(env_id, {}).get(name, getattr(Args(), name))
+            assert f"(default {expected!r})" in help_text, (env_id, name)
