@@ -39,6 +39,33 @@ def test_heuristic_plays_only_legal_moves(num_players):
         assert len(scores) == num_players
 
 
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_three_piles_heuristic_act_batch_decides_as_act(num_players):
+    """The vectorised scripted agent against the per-observation one, decision by decision, in
+    games where either it or random moves (positions the scripted agent alone never reaches)."""
+    env = card_envs.make("three_piles_v0", num_players=num_players)
+    heuristic = make_policy("heuristic", env.unwrapped.game)
+    rng = np.random.default_rng(num_players)
+    observations, masks = [], []
+    for seed in range(60):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            observations.append(observation["observation"])
+            masks.append(observation["action_mask"])
+            mover = heuristic if rng.random() < 0.5 else RandomPolicy()
+            env.step(mover.act(observations[-1], masks[-1], rng))
+    observations, masks = np.array(observations), np.array(masks)
+    expected = [heuristic.act(o, m, rng) for o, m in zip(observations, masks)]
+    batch = heuristic.act_batch(observations, masks, rng)
+    assert len(expected) > 2000
+    assert (batch == expected).all(), np.flatnonzero(batch != expected)[:10]
+    assert set(expected) & {0, 9, 322} and max(expected) > 9  # takes, draws, passes and plays all occur
+
+
 def test_heuristic_beats_random_clearly():
     game = card_envs.make_game("three_piles_v0")
     results = seat_rotated_results("three_piles_v0", [make_policy("heuristic", game), RandomPolicy()], 100)
