@@ -39,6 +39,7 @@ def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tm
     out, err = process.communicate(timeout=60)
     assert process.returncode == 128 + signum, err
     assert "Traceback" not in err and "Traceback" not in out
+    assert "leaked" not in err, err  # no process killed with a semaphore in hand
     name = signal.Signals(signum).name
     assert f"{name}: stopped at step" in out
     assert f"resume with: python -m train --resume --run-name stopped --runs-dir {tmp_path}" in out

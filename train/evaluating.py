@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import queue
 import signal
+import sys
 import threading
 import numpy as np
 import torch
@@ -99,7 +100,8 @@ class EvalProcess:
         """Start evaluating these weights; False (and nothing started) while one is in flight."""
         if self.busy:
             return False
-        self.jobs.put((step, {k: v.detach().clone() for k, v in weights.items()}))
+        # As numpy arrays: pickled by value (torch would pass tensors through shared memory).
+        self.jobs.put((step, {k: v.detach().numpy().copy() for k, v in weights.items()}))
         self.busy = True
         return True
 
@@ -122,14 +124,24 @@ class EvalProcess:
         return [(step, results, baselines)]
 
     def close(self) -> None:
-        """Stop at once; an evaluation in flight is dropped (`poll(wait=True)` first to keep it)."""
+        """Stop; an evaluation in flight is dropped (`poll(wait=True)` first to keep it). An idle
+        evaluator is asked to return (killed, it would leave its queue's semaphore to the
+        resource tracker's warning); a busy one is terminated."""
+        if self.process.is_alive() and not self.busy:
+            self.jobs.put(None)
+            self.process.join(timeout=5)
         if self.process.is_alive():
             self.process.terminate()
         self.process.join(timeout=10)
+        for channel in (self.jobs, self.done):
+            channel.close()
+            channel.join_thread()
 
 
 def _evaluator_main(env_id, env_config, spec, deals, jobs, done) -> None:
     os.nice(NICENESS)
+    # Terminated mid-evaluation, unwind (a plain kill leaves a semaphore to the resource tracker's warning).
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     torch.set_num_threads(1)
     import card_envs
 
@@ -139,13 +151,16 @@ def _evaluator_main(env_id, env_config, spec, deals, jobs, done) -> None:
     learner, baselines = mp.parent_process(), None
     while learner.is_alive():
         try:
-            step, weights = jobs.get(timeout=1.0)
+            job = jobs.get(timeout=1.0)
         except queue.Empty:
             continue
+        if job is None:  # the learner is done
+            return
+        step, weights = job
         try:
-            network.load_state_dict(weights)
+            network.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()})
             results, baselines = evaluate_policy(game, network, deals, baselines)
-        except BaseException as error:  # report it to the learner rather than die silently
+        except Exception as error:  # report it to the learner rather than die silently
             done.put((step, RuntimeError(f"{type(error).__name__}: {error}"), None))
             raise
         done.put((step, results, baselines))
