@@ -4,12 +4,14 @@
 
 Writes ``curve.png`` (the periodic ``eval/`` win rates against every baseline, with their Wilson
 95% intervals, against env steps) and ``curve.md`` (the same figures as a table, with the wall
-time of each evaluation) to ``--out`` (default: the run folder), both atomically.
+time at which training reached each evaluated step: evaluations run beside training and come
+back later) to ``--out`` (default: the run folder), both atomically.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
 import sys
 from pathlib import Path
 
@@ -26,14 +28,19 @@ def read_curves(run_dir: Path) -> dict[str, list[tuple[int, float, float, float,
     tags = events.Tags()["scalars"]
     if "charts/SPS" not in tags:
         raise ValueError(f"{run_dir} holds no training log (charts/SPS); pass a runs/<run> folder")
-    start = events.Scalars("charts/SPS")[0].wall_time
+    progress = events.Scalars("charts/SPS")  # one per update: when training reached each step
+    start, steps = progress[0].wall_time, [e.step for e in progress]
+
+    def minutes(step: int) -> float:  # the first update at or after `step` (the final one: the last)
+        return (progress[min(bisect.bisect_left(steps, step), len(progress) - 1)].wall_time - start) / 60
+
     curves = {}
     for tag in tags:
         name = tag[len(PREFIX):]
         if not tag.startswith(PREFIX) or name.endswith(("_ci_low", "_ci_high")):
             continue
         rows = zip(events.Scalars(tag), events.Scalars(tag + "_ci_low"), events.Scalars(tag + "_ci_high"))
-        curves[name] = [(e.step, (e.wall_time - start) / 60, e.value, lo.value, hi.value) for e, lo, hi in rows]
+        curves[name] = [(e.step, minutes(e.step), e.value, lo.value, hi.value) for e, lo, hi in rows]
     return curves
 
 
