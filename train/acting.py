@@ -269,16 +269,7 @@ class ProcessActor:
             target=_actor_main, daemon=True, name="card_envs-actor",
             args=(args, seed, pool_states, [b.tensors for b in self.buffers], self.weights,
                   self.version, update, self.ready, self.stop))
-        # The child ignores Ctrl-C (a terminal sends it to the whole process group): the learner
-        # decides when to stop and closes it. An ignored SIGINT survives the spawn's exec, and
-        # Python then installs no KeyboardInterrupt handler in the child.
-        ignoring = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignoring else None
-        try:
-            self.process.start()
-        finally:
-            if ignoring:
-                signal.signal(signal.SIGINT, previous)
+        start_ignoring_ctrl_c(self.process)
 
     def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
         while True:
@@ -304,6 +295,19 @@ class ProcessActor:
         self.process.join(timeout=10)
         if self.process.is_alive():
             self.process.terminate()
+
+
+def start_ignoring_ctrl_c(process) -> None:
+    """Start a child process that ignores Ctrl-C (a terminal sends it to the whole process
+    group): the learner decides when to stop and closes it. An ignored SIGINT survives the
+    spawn's exec, and Python then installs no KeyboardInterrupt handler in the child."""
+    ignoring = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignoring else None
+    try:
+        process.start()
+    finally:
+        if ignoring:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _actor_main(args, seed, pool_states, buffers, weights, version, first_update, ready, stop) -> None:

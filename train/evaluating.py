@@ -17,7 +17,6 @@ import os
 import queue
 import signal
 import sys
-import threading
 import numpy as np
 import torch
 import torch.multiprocessing as mp
@@ -26,6 +25,7 @@ from agents import make_policy, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy
 from evaluate.ratings import bradley_terry
+from train.acting import start_ignoring_ctrl_c
 
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
 
@@ -87,14 +87,7 @@ class EvalProcess:
         self.process = context.Process(target=_evaluator_main, daemon=True, name="card_envs-evaluator",
                                        args=(args.env_id, args.env_config, spec, args.eval_deals,
                                              self.jobs, self.done))
-        # Ignore Ctrl-C in the child, as the actor does: the learner decides when it stops.
-        ignoring = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignoring else None
-        try:
-            self.process.start()
-        finally:
-            if ignoring:
-                signal.signal(signal.SIGINT, previous)
+        start_ignoring_ctrl_c(self.process)  # the learner decides when it stops
 
     def submit(self, step: int, weights: dict[str, torch.Tensor]) -> bool:
         """Start evaluating these weights; False (and nothing started) while one is in flight."""
