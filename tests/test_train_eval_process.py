@@ -74,3 +74,21 @@ def test_training_logs_periodic_evaluations_at_their_steps(tmp_path, eval_proces
         assert calls == [args.eval_deals] * 3 + [args.final_eval_deals]
     assert trainer.evaluator is None  # stopped with training
     assert trainer.baseline_results is not None and "elo" in trainer.last_eval
+
+
+def test_the_policy_holds_every_seat_of_its_team():
+    """Piles: the evaluated policy plays both partners, in both team seatings; other games: seat
+    0 only, in every rotation (as before)."""
+    import card_envs
+    from agents import make_policy
+    from agents.match import rotated_match
+    from train.evaluating import team_match
+
+    game = card_envs.make_game("piles_v0")
+    mine, other = make_policy("heuristic", game), make_policy("random", game)
+    expected = rotated_match(game, [mine, other, mine, other], 10, seed=5, rotations=[0, 1])[:, 0]
+    assert (team_match(game, mine, other, 10, seed=5) == expected).all() and len(expected) == 20
+    game = card_envs.make_game("three_piles_v0", num_players=3)
+    mine, other = make_policy("heuristic", game), make_policy("random", game)
+    expected = rotated_match(game, [mine, other, other], 10, seed=5)[:, 0]
+    assert (team_match(game, mine, other, 10, seed=5) == expected).all() and len(expected) == 30

@@ -28,8 +28,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     },
     "piles_v0": {
         # The learner's network plays both seats of its team; the pool (the scripted agent, random
-        # and past snapshots) the other team in three games in four. Random is in the pool: trained
-        # against the scripted agent alone, a 12-minute run beat random in only 76% of games.
+        # and past snapshots) the other team in three games in four.
         "total_steps": 200_000_000,
         "max_minutes": 54,
         "num_games": 256,

@@ -25,6 +25,7 @@ from agents import make_policy, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy
 from evaluate.ratings import bradley_terry
+from evaluate.runner import distinct_rotations
 from train.acting import start_ignoring_ctrl_c
 
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
@@ -35,13 +36,12 @@ NICENESS = 10  # the evaluator yields the CPU to the learner and the actor
 def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Results | None = None
                     ) -> tuple[dict[str, float], Results]:
     """Win rates (with Wilson 95% intervals), draw rates and mean rewards of the greedy policy
-    against each baseline, and its Elo; also the baselines' own match (played when not given,
+    (in every seat of its team) against each baseline, and its Elo; also the baselines' own match (played when not given,
     once per run: it does not change)."""
     me = NeuralPolicy(network, greedy=True)
     results, scores = {}, {}
     for name in policy_names(game):
-        baseline = make_policy(name, game)
-        rewards = rotated_match(game, [me] + [baseline] * (game.num_players - 1), deals, seed=10_000)[:, 0]
+        rewards = team_match(game, me, make_policy(name, game), deals, seed=10_000)
         wins, draws, losses = win_draw_loss(rewards)
         low, high = wilson_interval(wins, len(rewards))
         results.update({f"win_rate_vs_{name}": wins / len(rewards), f"draw_rate_vs_{name}": draws / len(rewards),
@@ -51,13 +51,21 @@ def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Re
     if baseline_results is None:
         names = list(scores)
         baseline_results = {
-            (first, second): win_draw_loss(rotated_match(
-                game, [make_policy(first, game)] + [make_policy(second, game)] * (game.num_players - 1),
-                deals, seed=20_000)[:, 0])
+            (first, second): win_draw_loss(team_match(game, make_policy(first, game), make_policy(second, game),
+                                                      deals, seed=20_000))
             for i, first in enumerate(names) for second in names[i + 1:]}
     elo = elo_ratings({("policy", name): wdl for name, wdl in scores.items()} | baseline_results)
     results.update({"elo": elo["policy"][0], "elo_ci_low": elo["policy"][1], "elo_ci_high": elo["policy"][2]})
     return results, baseline_results
+
+
+def team_match(game, policy, other, deals: int, seed: int) -> np.ndarray:
+    """Rewards of `policy`, which holds every seat of seat 0's team (both partners in Piles),
+    `other` every other seat; each deal in every distinct seating."""
+    mine = [game.team_of(seat) == game.team_of(0) for seat in range(game.num_players)]
+    seating = [policy if own else other for own in mine]
+    rotations = distinct_rotations([0 if own else 1 for own in mine])
+    return rotated_match(game, seating, deals, seed=seed, rotations=rotations)[:, 0]
 
 
 def elo_ratings(results: Results) -> dict[str, tuple[float, float, float]]:
