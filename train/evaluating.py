@@ -17,6 +17,7 @@ import os
 import queue
 import signal
 import sys
+
 import numpy as np
 import torch
 import torch.multiprocessing as mp
@@ -36,8 +37,8 @@ NICENESS = 10  # the evaluator yields the CPU to the learner and the actor
 def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Results | None = None
                     ) -> tuple[dict[str, float], Results]:
     """Win rates (with Wilson 95% intervals), draw rates and mean rewards of the greedy policy
-    (in every seat of its team) against each baseline, and its Elo; also the baselines' own match (played when not given,
-    once per run: it does not change)."""
+    (in every seat of its team) against each baseline, and its Elo; also the baselines' own
+    match (played when not given, once per run: it does not change)."""
     me = NeuralPolicy(network, greedy=True)
     results, scores = {}, {}
     for name in policy_names(game):
@@ -125,23 +126,17 @@ class EvalProcess:
         return [(step, results, baselines)]
 
     def close(self) -> None:
-        """Stop; an evaluation in flight is dropped (`poll(wait=True)` first to keep it). An idle
-        evaluator is asked to return (killed, it would leave its queue's semaphore to the
-        resource tracker's warning); a busy one is terminated."""
-        if self.process.is_alive() and not self.busy:
-            self.jobs.put(None)
-            self.process.join(timeout=5)
+        """Stop at once (SIGTERM: the child unwinds); an evaluation in flight is dropped
+        (`poll(wait=True)` first to keep it)."""
         if self.process.is_alive():
             self.process.terminate()
         self.process.join(timeout=10)
-        for channel in (self.jobs, self.done):
-            channel.close()
-            channel.join_thread()
 
 
 def _evaluator_main(env_id, env_config, spec, deals, jobs, done) -> None:
     os.nice(NICENESS)
-    # Terminated mid-evaluation, unwind (a plain kill leaves a semaphore to the resource tracker's warning).
+    # On SIGTERM (`close`), unwind: killed outright, the child leaves a semaphore behind and the
+    # resource tracker warns of it when the run ends.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     torch.set_num_threads(1)
     import card_envs
@@ -152,12 +147,9 @@ def _evaluator_main(env_id, env_config, spec, deals, jobs, done) -> None:
     learner, baselines = mp.parent_process(), None
     while learner.is_alive():
         try:
-            job = jobs.get(timeout=1.0)
+            step, weights = jobs.get(timeout=1.0)
         except queue.Empty:
             continue
-        if job is None:  # the learner is done
-            return
-        step, weights = job
         try:
             network.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()})
             results, baselines = evaluate_policy(game, network, deals, baselines)
