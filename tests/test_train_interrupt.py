@@ -3,6 +3,7 @@ shows the defaults the named game will use."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -23,11 +24,14 @@ TINY = ["--num-games", "16", "--num-steps", "16", "--hidden", "32", "--eval-ever
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tmp_path, signum):
+@pytest.mark.parametrize("to_group", [False, True], ids=["to the learner", "to its process group"])
+def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tmp_path, signum, to_group):
+    """To the learner (kill), or to the whole process group as a terminal's Ctrl-C, `timeout` or
+    a job scheduler send it: the children ignore it and the learner stops them."""
     command = [sys.executable, "-m", "train", "--run-name", "stopped", "--runs-dir", str(tmp_path), *TINY]
     # --eval-every: an evaluator process runs beside the actor, and must go too
     process = subprocess.Popen(command + ["--total-steps", "100000000", "--eval-every", "256"], cwd=ROOT, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=to_group)
     deadline = time.time() + 60
     while not (tmp_path / "stopped").glob("events.out.tfevents.*") and time.time() < deadline:
         time.sleep(0.1)
@@ -35,7 +39,10 @@ def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tm
     while len(actors := children_of(process.pid)) < 2 and time.time() < deadline + 30:
         time.sleep(0.2)
     assert len(actors) >= 2, "the default run plays in a second process and evaluates in a third"
-    process.send_signal(signum)
+    if to_group:
+        os.killpg(process.pid, signum)
+    else:
+        process.send_signal(signum)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 128 + signum, err
     assert "Traceback" not in err and "Traceback" not in out

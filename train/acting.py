@@ -269,7 +269,7 @@ class ProcessActor:
             target=_actor_main, daemon=True, name="card_envs-actor",
             args=(args, seed, pool_states, [b.tensors for b in self.buffers], self.weights,
                   self.version, update, self.ready, self.stop))
-        start_ignoring_ctrl_c(self.process)
+        start_ignoring_stop_signals(self.process)
 
     def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
         while True:
@@ -294,20 +294,24 @@ class ProcessActor:
         self.stop.set()
         self.process.join(timeout=10)
         if self.process.is_alive():
-            self.process.terminate()
+            self.process.kill()  # it ignores SIGTERM
 
 
-def start_ignoring_ctrl_c(process) -> None:
-    """Start a child process that ignores Ctrl-C (a terminal sends it to the whole process
-    group): the learner decides when to stop and closes it. An ignored SIGINT survives the
-    spawn's exec, and Python then installs no KeyboardInterrupt handler in the child."""
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def start_ignoring_stop_signals(process) -> None:
+    """Start a child process that ignores Ctrl-C and SIGTERM, which a terminal, `timeout` or a
+    job scheduler send to the whole process group: the learner decides when to stop and closes
+    its children. Ignored signals survive the spawn's exec, and Python then installs no
+    KeyboardInterrupt handler in the child."""
     ignoring = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if ignoring else None
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in STOP_SIGNALS} if ignoring else {}
     try:
         process.start()
     finally:
-        if ignoring:
-            signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _actor_main(args, seed, pool_states, buffers, weights, version, first_update, ready, stop) -> None:

@@ -27,11 +27,12 @@ from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy
 from evaluate.ratings import bradley_terry
 from evaluate.runner import distinct_rotations
-from train.acting import start_ignoring_ctrl_c
+from train.acting import start_ignoring_stop_signals
 
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
 
 NICENESS = 10  # the evaluator yields the CPU to the learner and the actor
+STOP = signal.SIGUSR1  # the learner's own stop signal (SIGTERM may come to the whole group)
 
 
 def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Results | None = None
@@ -96,7 +97,7 @@ class EvalProcess:
         self.process = context.Process(target=_evaluator_main, daemon=True, name="card_envs-evaluator",
                                        args=(args.env_id, args.env_config, spec, args.eval_deals,
                                              self.jobs, self.done))
-        start_ignoring_ctrl_c(self.process)  # the learner decides when it stops
+        start_ignoring_stop_signals(self.process)  # the learner decides when it stops
 
     def submit(self, step: int, weights: dict[str, torch.Tensor]) -> bool:
         """Start evaluating these weights; False (and nothing started) while one is in flight."""
@@ -126,18 +127,21 @@ class EvalProcess:
         return [(step, results, baselines)]
 
     def close(self) -> None:
-        """Stop at once (SIGTERM: the child unwinds); an evaluation in flight is dropped
+        """Stop at once (`STOP`: the child unwinds); an evaluation in flight is dropped
         (`poll(wait=True)` first to keep it)."""
         if self.process.is_alive():
-            self.process.terminate()
+            os.kill(self.process.pid, STOP)
+            self.process.join(timeout=10)
+        if self.process.is_alive():
+            self.process.kill()
         self.process.join(timeout=10)
 
 
 def _evaluator_main(env_id, env_config, spec, deals, jobs, done) -> None:
     os.nice(NICENESS)
-    # On SIGTERM (`close`), unwind: killed outright, the child leaves a semaphore behind and the
-    # resource tracker warns of it when the run ends.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
+    # On `STOP` (from `close`), unwind: killed outright, the child leaves a semaphore behind and
+    # the resource tracker warns of it when the run ends.
+    signal.signal(STOP, lambda signum, frame: sys.exit(0))
     torch.set_num_threads(1)
     import card_envs
 
