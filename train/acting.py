@@ -126,6 +126,7 @@ class Rollout:
     learner: np.ndarray  # [T, N] the learner took this decision (opponents' are not trained on)
     done: np.ndarray  # [T, N] the game ended with this step
     returns: np.ndarray  # [T, N, P] terminal rewards where done
+    teacher_actions: np.ndarray  # [T, N] the teacher's choice for a learner decision (--teacher), else -1
     bootstrap: np.ndarray  # [N, P] value of every seat's observation after the last step
     critic_inputs: np.ndarray  # [T, N, C] the privileged critic's inputs (C = 0 without one)
 
@@ -136,6 +137,7 @@ class Rollout:
         specs = {"observations": ((t, n, game.observation_size), torch.float32),
                  "critic_inputs": ((t, n, critic or 0), torch.float32),
                  "masks": ((t, n, game.num_actions), torch.bool), "actions": ((t, n), torch.int64),
+                 "teacher_actions": ((t, n), torch.int64),
                  "log_probs": ((t, n), torch.float32), "values": ((t, n), torch.float32),
                  "seats": ((t, n), torch.int64), "learner": ((t, n), torch.bool), "done": ((t, n), torch.bool),
                  "returns": ((t, n, p), torch.float64), "bootstrap": ((n, p), torch.float32)}
@@ -158,6 +160,10 @@ class Collector:
         self.pool = OpponentPool(game, tuple(args.opponents), args.pool_size, tuple(args.hidden), self.critic)
         for state in pool_states:
             self.pool.add_snapshot(state)
+        # --teacher: the scripted agent whose choices the learner is also trained to imitate; it
+        # labels the learner's decisions while `teaching` (the learner says until when).
+        self.teacher = make_policy(args.teacher, game) if args.teacher else None
+        self.teaching = self.teacher is not None
         self.rng = np.random.default_rng(seed)
         self.torch_rng = torch.Generator().manual_seed(seed)
         self.games = make_games(game, args, seed=int(self.rng.integers(2**63)))
@@ -168,10 +174,12 @@ class Collector:
         for i in range(args.num_games):
             self._assign_seats(i)
 
-    def load_weights(self, state_dict: dict[str, torch.Tensor], update: int) -> None:
-        """The learner's weights after ``update``; every ``snapshot_every`` updates they also
-        join the opponent pool (the learner mirrors this in its checkpoints)."""
+    def load_weights(self, state_dict: dict[str, torch.Tensor], update: int, teaching: bool = False) -> None:
+        """The learner's weights after ``update`` (and whether the teacher still labels); every
+        ``snapshot_every`` updates they also join the opponent pool (the learner mirrors this in
+        its checkpoints)."""
         self.network.load_state_dict(state_dict)
+        self.teaching = teaching and self.teacher is not None
         if update > 0 and update % self.args.snapshot_every == 0:
             self.pool.add_snapshot(state_dict)
 
@@ -211,6 +219,11 @@ class Collector:
                 picked = np.flatnonzero(controller == k)
                 actions[picked] = members[k - 1].act_batch(observations[picked], masks[picked].astype(np.int8), self.rng)
             rollout.actions[t] = actions
+            rollout.teacher_actions[t] = -1
+            if self.teaching:
+                mine = np.flatnonzero(controller == 0)
+                rollout.teacher_actions[t, mine] = self.teacher.act_batch(
+                    observations[mine], masks[mine].astype(np.int8), self.rng)
             done, returns, lengths = self.games.step(actions)
             rollout.done[t], rollout.returns[t] = done, returns
             for i in np.flatnonzero(done):
@@ -242,8 +255,8 @@ class InlineActor:
     def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
         return self.rollout, self.collector.collect(self.rollout)
 
-    def publish(self, weights: dict[str, torch.Tensor], update: int) -> None:
-        self.collector.load_weights(weights, update)
+    def publish(self, weights: dict[str, torch.Tensor], update: int, teaching: bool = False) -> None:
+        self.collector.load_weights(weights, update, teaching)
 
     def close(self) -> None:
         pass
@@ -261,13 +274,14 @@ class ProcessActor:
         self.buffers = [Rollout.empty(args.num_steps, args.num_games, game, shared=True,
                                       critic=critic_size(game, args.critic)) for _ in range(2)]
         self.weights = [{k: v.clone().share_memory_() for k, v in weights.items()} for _ in range(2)]
+        self.teaching = torch.full((2,), bool(args.teacher)).share_memory_()  # beside each weights slot
         self.version = context.Value("q", update, lock=False)  # the newest published update
         self.ready = context.Queue()
         self.stop = context.Event()
         self.next = update  # the rollout index expected next
         self.process = context.Process(
             target=_actor_main, daemon=True, name="card_envs-actor",
-            args=(args, seed, pool_states, [b.tensors for b in self.buffers], self.weights,
+            args=(args, seed, pool_states, [b.tensors for b in self.buffers], self.weights, self.teaching,
                   self.version, update, self.ready, self.stop))
         start_ignoring_stop_signals(self.process)
 
@@ -285,9 +299,10 @@ class ProcessActor:
         self.next += 1
         return self.buffers[k % 2], stats
 
-    def publish(self, weights: dict[str, torch.Tensor], update: int) -> None:
+    def publish(self, weights: dict[str, torch.Tensor], update: int, teaching: bool = False) -> None:
         for name, tensor in weights.items():
             self.weights[update % 2][name].copy_(tensor)
+        self.teaching[update % 2] = teaching
         self.version.value = update
 
     def close(self) -> None:
@@ -314,7 +329,7 @@ def start_ignoring_stop_signals(process) -> None:
             signal.signal(signum, handler)
 
 
-def _actor_main(args, seed, pool_states, buffers, weights, version, first_update, ready, stop) -> None:
+def _actor_main(args, seed, pool_states, buffers, weights, teaching, version, first_update, ready, stop) -> None:
     torch.set_num_threads(1)
     import card_envs
 
@@ -334,7 +349,7 @@ def _actor_main(args, seed, pool_states, buffers, weights, version, first_update
                 if waited % 200 == 0 and not learner.is_alive():  # the learner was killed: go too
                     return
             if k - 1 >= first_update:
-                collector.load_weights(weights[needed % 2], needed)
+                collector.load_weights(weights[needed % 2], needed, bool(teaching[needed % 2]))
             else:  # the first two rollouts both use the starting weights
                 collector.network.load_state_dict(weights[needed % 2])
             ready.put((k, collector.collect(rollouts[k % 2])))

@@ -106,6 +106,11 @@ class Args:
     opponent_share: float = arg(0.25, "share of games against the opponent pool (0 = pure self-play)")
     opponents: tuple = arg(("heuristic", "random"), "scripted members of the opponent pool: random, heuristic, "
                            f"a game's named bots ({named_bots_text()}) or checkpoint .pt files")
+    teacher: str = arg("", "kickstarting: a scripted agent (a name --opponents takes) whose choice at each of the "
+                           "learner's decisions is imitated too, by a cross-entropy term ('': none)")
+    teacher_coef: float = arg(1.0, "the imitation term's weight at the start, decaying linearly to 0 at --teacher-until")
+    teacher_until: float = arg(0.25, "the fraction of the run (of total_steps or max_minutes, whichever ends it, as for "
+                                     "the learning rate) at which the imitation weight reaches 0 and the teacher stops")
     snapshot_every: int = arg(25, "updates between frozen snapshots added to the pool")
     pool_size: int = arg(4, "frozen snapshots kept in the pool (oldest dropped)")
     eval_every: int = arg(500_000, "steps between evaluations (0: only at the end)")
@@ -151,9 +156,11 @@ class Args:
         if self.num_games * self.num_steps < self.num_minibatches:
             raise ValueError("a rollout (num_games * num_steps) must hold at least one sample per minibatch")
         game = card_envs.make_game(self.env_id, **self.env_config)  # a bad --env-config fails here
-        for name in self.opponents:  # the pool acts in batches from observations: no search policies
+        # The pool and the teacher act in batches from observations: no search policies.
+        named = [("--opponents", name) for name in self.opponents] + ([("--teacher", self.teacher)] if self.teacher else [])
+        for flag, name in named:
             if name not in opponent_names(game) and not name.endswith(".pt"):
-                raise ValueError(f"unknown opponent {name!r}; --opponents takes {opponent_names(game)} "
+                raise ValueError(f"unknown {flag[2:].rstrip('s')} {name!r}; {flag} takes {opponent_names(game)} "
                                  "or checkpoint .pt files")
             make_policy(name, game)  # a checkpoint that does not fit the game fails here
 
@@ -166,8 +173,9 @@ _LIMITS = [
     (("total_steps", "num_games", "num_steps", "update_epochs", "num_minibatches", "snapshot_every",
       "eval_deals", "final_eval_deals", "checkpoint_every", "threads"), lambda v: v >= 1, "at least 1"),
     (("learning_rate", "clip_coef", "max_grad_norm"), lambda v: v > 0, "> 0"),
-    (("seed", "max_minutes", "eval_every", "pool_size", "ent_coef", "vf_coef"), lambda v: v >= 0, ">= 0"),
-    (("gamma", "gae_lambda", "opponent_share"), lambda v: 0 <= v <= 1, "in [0, 1]"),
+    (("seed", "max_minutes", "eval_every", "pool_size", "ent_coef", "vf_coef", "teacher_coef"),
+     lambda v: v >= 0, ">= 0"),
+    (("gamma", "gae_lambda", "opponent_share", "teacher_until"), lambda v: 0 <= v <= 1, "in [0, 1]"),
 ]
 
 
@@ -287,6 +295,7 @@ class Trainer:
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool_states: list[dict[str, torch.Tensor]] = []  # mirrors the actor's frozen snapshots
         self.step, self.update = 0, 0
+        self.teacher_coef = args.teacher_coef if args.teacher else 0.0  # decays with the run (--teacher-until)
         self.rng = np.random.default_rng(args.seed)
         if checkpoint is not None:
             self._restore(checkpoint)
@@ -320,6 +329,8 @@ class Trainer:
         masks = torch.from_numpy(rollout.masks[keep])
         critic_inputs = torch.from_numpy(rollout.critic_inputs[keep]) if self.network.critic else None
         actions = torch.from_numpy(rollout.actions[keep])
+        teacher_actions = torch.from_numpy(rollout.teacher_actions[keep])
+        imitating = self.teacher_coef > 0 and bool((teacher_actions >= 0).any())
         old_log_probs = torch.from_numpy(rollout.log_probs[keep])
         old_values = rollout.values[keep]
         advantages = torch.from_numpy(advantages[keep]).float()
@@ -347,6 +358,12 @@ class Trainer:
                 # softmax, not log_probs.exp(): the fused kernel is many times faster on CPU.
                 entropy = -(logits.softmax(-1) * log_probs).masked_fill(~masks[idx], 0.0).sum(-1).mean()
                 loss = policy_loss - args.ent_coef * entropy + args.vf_coef * value_loss
+                if imitating:  # kickstarting: cross-entropy to the teacher's choices, where it labelled
+                    taught = teacher_actions[idx]
+                    labelled = taught >= 0
+                    if labelled.any():
+                        imitation = -log_probs[labelled].gather(1, taught[labelled, None]).mean()
+                        loss = loss + self.teacher_coef * imitation
                 if not torch.isfinite(loss):  # before the step: the weights are still the last good ones
                     raise FloatingPointError(f"non-finite loss (policy {policy_loss.item():.3g}, "
                                              f"value {value_loss.item():.3g}, entropy {entropy.item():.3g})")
@@ -355,9 +372,14 @@ class Trainer:
                 nn.utils.clip_grad_norm_(self.network.parameters(), args.max_grad_norm)
                 self.optimizer.step()
         explained = 1 - np.var(targets.numpy() - old_values) / (np.var(targets.numpy()) + 1e-8)
-        return {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
-                "entropy": entropy.item(), "approx_kl": approx_kl.item(),
-                "clipfrac": float(np.mean(clip_fractions)), "explained_variance": float(explained)}
+        losses = {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
+                  "entropy": entropy.item(), "approx_kl": approx_kl.item(),
+                  "clipfrac": float(np.mean(clip_fractions)), "explained_variance": float(explained)}
+        if imitating:  # how often the acting policy already chose as the teacher does
+            labelled = teacher_actions >= 0
+            losses["imitation"] = imitation.item()
+            losses["teacher_agreement"] = (actions[labelled] == teacher_actions[labelled]).float().mean().item()
+        return losses
 
     # ----- evaluation and checkpoints ---------------------------------------------------
     def evaluate(self, deals: int) -> dict[str, float]:
@@ -427,11 +449,13 @@ class Trainer:
         start_time, start_step = time.perf_counter(), self.step
         deadline = start_time + 60 * args.max_minutes if args.max_minutes else float("inf")
         while self.update < total_updates and time.perf_counter() < deadline and not self.stop_requested:
+            done = self.update / total_updates  # the run's progress, by whichever limit comes first
+            if args.max_minutes:
+                done = max(done, (time.perf_counter() - start_time) / (60 * args.max_minutes))
             if args.anneal_lr:
-                done = self.update / total_updates
-                if args.max_minutes:
-                    done = max(done, (time.perf_counter() - start_time) / (60 * args.max_minutes))
                 self.optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1 - done)
+            if self.teacher_coef:
+                self.teacher_coef = args.teacher_coef * max(0.0, 1 - done / args.teacher_until) if args.teacher_until else 0.0
             rollout, stats = self.actor.next_rollout()
             losses = self._learn_or_stop(rollout)
             self.update += 1
@@ -485,7 +509,7 @@ class Trainer:
         """Send the new weights to the actor; every ``snapshot_every`` updates they also join the
         opponent pool (the actor adds them on its side, this keeps a copy for checkpoints)."""
         weights = self.network.state_dict()
-        self.actor.publish(weights, self.update)
+        self.actor.publish(weights, self.update, teaching=self.teacher_coef > 0)
         if self.args.pool_size and self.update % self.args.snapshot_every == 0:
             frozen = {k: v.clone() for k, v in weights.items()}
             self.pool_states = (self.pool_states + [frozen])[-self.args.pool_size:]
@@ -495,6 +519,8 @@ class Trainer:
             writer.add_scalar(f"losses/{name}", value, self.step)
         writer.add_scalar("charts/SPS", sps, self.step)
         writer.add_scalar("charts/learning_rate", self.optimizer.param_groups[0]["lr"], self.step)
+        if self.args.teacher:
+            writer.add_scalar("charts/teacher_coef", self.teacher_coef, self.step)
         if stats["episode_length"]:
             writer.add_scalar("charts/episode_length", np.mean(stats["episode_length"]), self.step)
         if stats["pool_reward"]:
