@@ -28,6 +28,7 @@ Forest Queen's claim choose Summer; the Changeling's claim swaps nothing.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from math import comb
 
 import numpy as np
@@ -41,6 +42,7 @@ from card_envs.games.illimat.rules import (
 from card_envs.games.illimat.groups import groups_totalling
 
 NODE_BUDGET = 3000  # search nodes per best-set query: fields are small, this only guards extremes
+PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves many turns' decisions
 
 
 def weight(card: int) -> float:
@@ -79,8 +81,9 @@ class IllimatHeuristic(Policy):
     def __init__(self, game: IllimatGame):
         self.layout = game.observation_layout
         self.num_players = game.num_players
-        self._cache_key: bytes | None = None
-        self._cache_plan = None
+        # The plans of a turn, by the observation before its decision fields (unchanged while a
+        # move is chosen over several decisions): computed once per turn, not once per decision.
+        self._plans_cache: OrderedDict[bytes, list] = OrderedDict()
         self._decision_start = self.layout.slices["decision"].start
 
     # ----- reading the observation ----------------------------------------------------------
@@ -214,9 +217,11 @@ class IllimatHeuristic(Policy):
 
     def _plan(self, observation, s, view):
         key = observation[:self._decision_start].tobytes()
-        if key != self._cache_key:
-            self._cache_key, self._cache_plan = key, self._plans(s)
-        plans = self._cache_plan
+        plans = self._plans_cache.get(key)
+        if plans is None:
+            plans = self._plans_cache[key] = self._plans(s)
+            if len(self._plans_cache) > PLAN_CACHE:
+                self._plans_cache.popitem(last=False)
         chosen_card = np.flatnonzero(view["move_cards"]).tolist()
         field = int(view["move_field"].argmax()) if view["move_field"].any() else -1
         action = SOW + int(view["move_action"].argmax()) if view["move_action"].any() else -1

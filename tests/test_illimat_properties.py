@@ -331,6 +331,26 @@ def test_heuristic_plays_only_legal_moves(n):
         assert max(scores) >= 17
 
 
+def test_heuristic_batched_decisions_match_a_fresh_agent_per_decision():
+    """The plan cache (one entry per turn, shared by the interleaved games of a batch) changes
+    no decision: a fresh agent, which computes every plan from scratch, chooses the same."""
+    from card_envs.vector import VectorGames
+
+    game = card_envs.make_game("illimat_v0")
+    shared, rng = make_policy("heuristic", game), np.random.default_rng(0)
+    games = VectorGames(game, 16, seed=3)
+    checked = 0
+    for _ in range(400):
+        observations, masks, _ = games.observe()
+        actions = shared.act_batch(observations, masks.astype(np.int8), rng)
+        for i in range(0, 16, 3):
+            fresh = make_policy("heuristic", game).act(observations[i], masks[i].astype(np.int8), rng)
+            assert fresh == actions[i]
+            checked += 1
+        games.step(actions)
+    assert checked > 2000
+
+
 def test_heuristic_beats_random_clearly():
     game = card_envs.make_game("illimat_v0")
     results = seat_rotated_results("illimat_v0", [make_policy("heuristic", game), RandomPolicy()], 20)
