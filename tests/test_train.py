@@ -252,6 +252,7 @@ def test_resume_after_a_killed_run_continues_the_step_count(tmp_path):
     (["--env-config", '{"num_players": 9}'], "num_players"),
     (["--resume"], "--resume needs --run-name"),
     (["--critic", "oracle"], "--critic must be 'observation' or 'state'"),
+    (["--learner-dtype", "float16"], "--learner-dtype must be one of float32, bfloat16, got 'float16'"),
 ])
 def test_bad_arguments_get_a_clear_error(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as exit_info:
@@ -267,10 +268,13 @@ def test_per_game_defaults_apply_and_the_command_line_wins():
 
 
 # ----- it learns ---------------------------------------------------------------------------------
-def test_a_short_run_beats_random_clearly(tmp_path):
-    """~25 s: an untrained policy wins about half its games against random; this must win 70%."""
+@pytest.mark.parametrize("learner_dtype", ["float32", "bfloat16"])
+def test_a_short_run_beats_random_clearly(tmp_path, learner_dtype):
+    """~25 s: an untrained policy wins about half its games against random; this must win 70%,
+    with the learner's matrix products in float32 or in bfloat16 (autocast)."""
     args = tiny_args(tmp_path, total_steps=300_000, num_games=64, num_steps=16, hidden=(64,),
-                     learning_rate=2e-3, opponent_share=0.5, opponents=("random",), seed=4)
+                     learning_rate=2e-3, opponent_share=0.5, opponents=("random",), seed=4,
+                     learner_dtype=learner_dtype)
     trainer = start(args, set())
     game = trainer.game
 
