@@ -29,6 +29,13 @@ from card_envs.vector import VectorGames
 
 
 ENGINES = ("auto", "batch", "reference")
+COMPUTE_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+
+
+def autocast(compute_dtype: str):
+    """The network's matrix products in ``compute_dtype`` (``--compute-dtype``): CPU autocast to
+    bfloat16, or nothing for float32."""
+    return torch.autocast("cpu", dtype=COMPUTE_DTYPES[compute_dtype], enabled=compute_dtype != "float32")
 
 
 def game_engine(env_id: str, engine: str) -> str:
@@ -206,14 +213,15 @@ class Collector:
             if self.critic:
                 rollout.critic_inputs[t] = critic_inputs(self.games.state_tensors(), seats, self.game.num_players)
                 privileged = torch.from_numpy(rollout.critic_inputs[t])
-            logits, values = self.network(torch.from_numpy(rollout.observations[t]),
-                                          torch.from_numpy(rollout.masks[t]), privileged)
-            log_probs = logits.log_softmax(-1)
+            with autocast(self.args.compute_dtype):
+                logits, values = self.network(torch.from_numpy(rollout.observations[t]),
+                                              torch.from_numpy(rollout.masks[t]), privileged)
+            log_probs = logits.float().log_softmax(-1)
             # Gumbel-max sampling: several times faster than torch.multinomial at this size.
             noise = torch.rand(log_probs.shape, generator=self.torch_rng).log_().neg_().log_()
             actions = (log_probs - noise).argmax(-1)
             rollout.log_probs[t] = log_probs.gather(1, actions[:, None]).squeeze(1).numpy()
-            rollout.values[t] = values.numpy()
+            rollout.values[t] = values.float().numpy()
             actions = actions.numpy()
             for k in np.unique(controller[controller > 0]):
                 picked = np.flatnonzero(controller == k)

@@ -66,7 +66,7 @@ import card_envs
 from agents import make_policy, named_bots_text, opponent_names, policy_names
 from agents.neural import ActorCritic, load_checkpoint, network_from_checkpoint, save_checkpoint
 from evaluate.report import check_writable
-from train.acting import ENGINES, Rollout, critic_size, game_engine, make_actor
+from train.acting import COMPUTE_DTYPES, ENGINES, Rollout, autocast, critic_size, game_engine, make_actor
 from train.configs import DEFAULTS
 from train.evaluating import EvalProcess, elo_ratings, evaluate_policy  # noqa: F401 - elo_ratings: public here too
 
@@ -123,9 +123,10 @@ class Args:
     engine: str = arg("auto", "what steps the training games: 'batch' (the game's batched engine, "
                               "card_envs.batch: three_piles_v0, piles_v0), 'reference' (the rules engines) "
                               "or 'auto' (batch where the game has one and numba is installed)")
-    learner_dtype: str = arg("float32", "the learner's matrix products: 'float32' or 'bfloat16' (CPU autocast; "
-                                        "faster only where the CPU has native bf16, e.g. AVX512-BF16; weights, "
-                                        "optimizer and losses stay float32)")
+    compute_dtype: str = arg("float32", "the network's matrix products in training (the learner's updates and the "
+                                        "actor's forward passes): 'float32' or 'bfloat16' (CPU autocast, faster only "
+                                        "where the CPU has native bf16, e.g. AVX512-BF16; weights, optimizer and "
+                                        "losses stay float32; evaluation is always float32)")
     threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow)")
     resume: bool = arg(False, "continue run_name from its latest checkpoint")
     progress: bool = arg(True, "show a progress bar")
@@ -144,8 +145,8 @@ class Args:
                     raise ValueError(f"{_flag(name)} must be {rule}, got {getattr(self, name)}")
         if self.critic not in ("observation", "state"):
             raise ValueError(f"--critic must be 'observation' or 'state', got {self.critic!r}")
-        if self.learner_dtype not in LEARNER_DTYPES:
-            raise ValueError(f"--learner-dtype must be one of {', '.join(LEARNER_DTYPES)}, got {self.learner_dtype!r}")
+        if self.compute_dtype not in COMPUTE_DTYPES:
+            raise ValueError(f"--compute-dtype must be one of {', '.join(COMPUTE_DTYPES)}, got {self.compute_dtype!r}")
         if self.engine not in ENGINES:
             raise ValueError(f"--engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
         if self.engine == "batch":
@@ -172,8 +173,6 @@ class Args:
     def to_json(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
 
-
-LEARNER_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
 
 # (fields, test, rule): what `Args.validate` requires of numeric arguments beyond being finite.
 _LIMITS = [
@@ -349,8 +348,7 @@ class Trainer:
             order = torch.from_numpy(self.rng.permutation(size))
             for start in range(0, size - minibatch + 1, minibatch):
                 idx = order[start:start + minibatch]
-                with torch.autocast("cpu", dtype=LEARNER_DTYPES[args.learner_dtype],
-                                    enabled=args.learner_dtype != "float32"):
+                with autocast(args.compute_dtype):
                     logits, values = self.network(observations[idx], masks[idx],
                                                   None if critic_inputs is None else critic_inputs[idx])
                 logits, values = logits.float(), values.float()  # the losses in float32
