@@ -246,6 +246,32 @@ def test_resume_after_a_killed_run_continues_the_step_count(tmp_path):
 
 
 # ----- arguments ---------------------------------------------------------------------------------
+def test_a_resumed_time_limited_run_goes_on_with_its_clock_and_schedules(tmp_path):
+    """--max-minutes counts the run's training time across resumes: a run resumed with half its
+    time used trains for the other half, its learning rate (and teacher weight) going on from
+    half-way down rather than restarting."""
+    limit = 0.05  # minutes: 3 s
+    args = tiny_args(tmp_path, total_steps=10**9, max_minutes=limit, teacher="heuristic", teacher_until=1.0)
+    trainer = Trainer(args)
+    trainer.trained_seconds = 0.5 * 60 * limit  # as restored from a checkpoint saved half-way
+    schedule = []
+    learn = trainer.learn
+
+    def spy(rollout):
+        schedule.append((trainer.optimizer.param_groups[0]["lr"] / args.learning_rate, trainer.teacher_coef))
+        return learn(rollout)
+
+    trainer.learn = spy
+    started = time.perf_counter()
+    trainer.train()
+    assert time.perf_counter() - started < 0.5 * 60 * limit + 2.5  # the final evaluation: 4 deals
+    assert 0.4 < schedule[0][0] <= 0.5 and 0.4 < schedule[0][1] <= 0.5, schedule[0]
+    saved = load_checkpoint(Path(tmp_path) / "t" / "checkpoints" / "latest.pt")["trained_seconds"]
+    assert 60 * limit <= saved < 60 * limit + 1.0
+    resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True), {"run_name", "resume"})
+    assert resumed.trained_seconds == saved
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--num-games", "0"], "--num-games must be at least 1"),
     (["--opponent-share", "1.5"], "--opponent-share must be in [0, 1]"),

@@ -85,8 +85,8 @@ class Args:
     runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
     seed: int = arg(1, "seeds deals, sampling and network initialisation")
     total_steps: int = arg(2_000_000, "decisions to train for (all seats)")
-    max_minutes: float = arg(0.0, "also stop after this much wall time, the learning rate decaying "
-                                  "to 0 by whichever limit comes first (0: no limit)")
+    max_minutes: float = arg(0.0, "also stop after this much wall time of training (in all, across resumes), "
+                                  "the learning rate decaying to 0 by whichever limit comes first (0: no limit)")
     num_games: int = arg(128, "games stepped together")
     num_steps: int = arg(32, "steps of every game per rollout")
     hidden: tuple = arg((256, 256), "hidden layer widths")
@@ -301,6 +301,7 @@ class Trainer:
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=args.learning_rate, eps=1e-5)
         self.pool_states: list[dict[str, torch.Tensor]] = []  # mirrors the actor's frozen snapshots
         self.step, self.update = 0, 0
+        self.trained_seconds = 0.0  # wall time of training before this process (a resumed run's clock)
         self.teacher_coef = args.teacher_coef if args.teacher else 0.0  # decays with the run (--teacher-until)
         self.rng = np.random.default_rng(args.seed)
         if checkpoint is not None:
@@ -404,6 +405,7 @@ class Trainer:
                 "model": self.network.state_dict(),
                 "optimizer": self.optimizer.state_dict(), "args": self.args.to_json(),
                 "step": self.step, "update": self.update, "seed": self.args.seed,
+                "trained_seconds": self.trained_seconds,
                 "rng": json.dumps(self.rng.bit_generator.state), "torch_rng": torch.get_rng_state(),
                 "opponent_pool": self.pool_states, "eval": self.last_eval}
 
@@ -425,6 +427,7 @@ class Trainer:
         self.network.load_state_dict(network_from_checkpoint(checkpoint).state_dict())
         self.optimizer.load_state_dict(checkpoint["optimizer"])
         self.step, self.update = checkpoint["step"], checkpoint["update"]
+        self.trained_seconds = checkpoint.get("trained_seconds", 0.0)  # older checkpoints: the clock restarts
         self.rng.bit_generator.state = json.loads(checkpoint["rng"])
         torch.set_rng_state(checkpoint["torch_rng"])
         self.pool_states = list(checkpoint["opponent_pool"])
@@ -454,12 +457,14 @@ class Trainer:
         next_checkpoint = (self.step // args.checkpoint_every + 1) * args.checkpoint_every
         bar = tqdm(total=args.total_steps, initial=min(self.step, args.total_steps), unit="step",
                    disable=not args.progress, dynamic_ncols=True)
-        start_time, start_step = time.perf_counter(), self.step
-        deadline = start_time + 60 * args.max_minutes if args.max_minutes else float("inf")
+        start_time, start_step, trained_before = time.perf_counter(), self.step, self.trained_seconds
+        # The time limit counts the run's whole training time: a resumed run goes on with its clock.
+        deadline = start_time + 60 * args.max_minutes - trained_before if args.max_minutes else float("inf")
         while self.update < total_updates and time.perf_counter() < deadline and not self.stop_requested:
+            self.trained_seconds = trained_before + time.perf_counter() - start_time
             done = self.update / total_updates  # the run's progress, by whichever limit comes first
             if args.max_minutes:
-                done = max(done, (time.perf_counter() - start_time) / (60 * args.max_minutes))
+                done = max(done, self.trained_seconds / (60 * args.max_minutes))
             if args.anneal_lr:
                 self.optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1 - done)
             if self.teacher_coef:
@@ -470,6 +475,7 @@ class Trainer:
             self.step += steps_per_update
             self._publish()
             sps = (self.step - start_step) / (time.perf_counter() - start_time)
+            self.trained_seconds = trained_before + time.perf_counter() - start_time  # for the checkpoints
             if writer is not None:
                 self._log(writer, losses, stats, sps)
             if next_eval is not None and self.step >= next_eval:
