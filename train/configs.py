@@ -31,7 +31,4 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "piles_v0": {**HOUR, "hidden": (256, 256), "opponent_share": 0.75, "opponents": ("heuristic", "random")},
     # Self-play with a pool reached 0.057 against the scripted agent in 25 minutes on one core.
     "dominion_v0": {**KICKSTARTED, "teacher_until": 0.5},
-    # Self-play beat random but never the scripted agent (0 of 200 games at 1-4M steps): imitate
-    # for longer.
-    "illimat_v0": {**KICKSTARTED, "teacher_until": 0.75},
 }
