@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import sys
 import time
 from itertools import combinations
@@ -175,5 +176,13 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def exit_on_sigterm() -> None:
+    """SIGTERM (kill, timeout, a job scheduler) unwinds like an exit, so the worker pool is
+    terminated on the way out: by default the process would die at once and leave its workers
+    playing their chunks (minutes of ISMCTS games) with nobody to report to."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
 if __name__ == "__main__":
+    exit_on_sigterm()
     sys.exit(main())

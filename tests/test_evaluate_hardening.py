@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -104,3 +109,37 @@ def test_leftover_temporary_files_of_a_report_are_removed_on_the_next_write(tmp_
     (tmp_path / ".results.md.0a0b0c.tmp").write_text("# half")  # another file's: kept
     atomic_write(tmp_path / "results.json", lambda tmp: open(tmp, "w").write("{}"))
     assert sorted(p.name for p in tmp_path.iterdir()) == [".results.md.0a0b0c.tmp", "results.json"]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
+def test_sigterm_stops_the_evaluation_and_its_workers(tmp_path):
+    """Killed (SIGTERM), `python -m evaluate` terminates its worker pool on the way out instead of
+    leaving the workers playing their chunks."""
+    from tests.test_train import ROOT, children_of
+
+    process = subprocess.Popen([sys.executable, "-m", "evaluate", "illimat_v0", "heuristic", "random", "--deals", "2000",
+                                "--workers", "2", "--no-progress", "--no-plots", "--out", str(tmp_path / "out")],
+                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(children_of(process.pid)) < 3 and time.monotonic() < deadline:  # 2 workers + resource tracker
+            time.sleep(0.2)
+        children = children_of(process.pid)
+        assert len(children) >= 2, "the workers did not start"
+        time.sleep(2.0)  # the workers are playing
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in process.stderr.read()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in children)
