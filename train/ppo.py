@@ -163,10 +163,11 @@ class Args:
             raise ValueError("a rollout (num_games * num_steps) must hold at least one sample per minibatch")
         game = card_envs.make_game(self.env_id, **self.env_config)  # a bad --env-config fails here
         # The pool and the teacher act in batches from observations: no search policies.
-        named = [("--opponents", name) for name in self.opponents] + ([("--teacher", self.teacher)] if self.teacher else [])
-        for flag, name in named:
+        named = [("opponent", "--opponents", name) for name in self.opponents]
+        named += [("teacher", "--teacher", self.teacher)] if self.teacher else []
+        for role, flag, name in named:
             if name not in opponent_names(game) and not name.endswith(".pt"):
-                raise ValueError(f"unknown {flag[2:].rstrip('s')} {name!r}; {flag} takes {opponent_names(game)} "
+                raise ValueError(f"unknown {role} {name!r}; {flag} takes {opponent_names(game)} "
                                  "or checkpoint .pt files")
             make_policy(name, game)  # a checkpoint that does not fit the game fails here
 
@@ -337,7 +338,8 @@ class Trainer:
         critic_inputs = torch.from_numpy(rollout.critic_inputs[keep]) if self.network.critic else None
         actions = torch.from_numpy(rollout.actions[keep])
         teacher_actions = torch.from_numpy(rollout.teacher_actions[keep])
-        imitating = self.teacher_coef > 0 and bool((teacher_actions >= 0).any())
+        # The teacher labels all the learner's decisions of a rollout or none (its flag comes with the weights).
+        imitating = self.teacher_coef > 0 and bool((teacher_actions >= 0).all())
         old_log_probs = torch.from_numpy(rollout.log_probs[keep])
         old_values = rollout.values[keep]
         advantages = torch.from_numpy(advantages[keep]).float()
@@ -367,12 +369,9 @@ class Trainer:
                 # softmax, not log_probs.exp(): the fused kernel is many times faster on CPU.
                 entropy = -(logits.softmax(-1) * log_probs).masked_fill(~masks[idx], 0.0).sum(-1).mean()
                 loss = policy_loss - args.ent_coef * entropy + args.vf_coef * value_loss
-                if imitating:  # kickstarting: cross-entropy to the teacher's choices, where it labelled
-                    taught = teacher_actions[idx]
-                    labelled = taught >= 0
-                    if labelled.any():
-                        imitation = -log_probs[labelled].gather(1, taught[labelled, None]).mean()
-                        loss = loss + self.teacher_coef * imitation
+                if imitating:  # kickstarting: cross-entropy to the teacher's choices
+                    imitation = -log_probs.gather(1, teacher_actions[idx, None]).mean()
+                    loss = loss + self.teacher_coef * imitation
                 if not torch.isfinite(loss):  # before the step: the weights are still the last good ones
                     raise FloatingPointError(f"non-finite loss (policy {policy_loss.item():.3g}, "
                                              f"value {value_loss.item():.3g}, entropy {entropy.item():.3g})")
@@ -385,9 +384,8 @@ class Trainer:
                   "entropy": entropy.item(), "approx_kl": approx_kl.item(),
                   "clipfrac": float(np.mean(clip_fractions)), "explained_variance": float(explained)}
         if imitating:  # how often the acting policy already chose as the teacher does
-            labelled = teacher_actions >= 0
             losses["imitation"] = imitation.item()
-            losses["teacher_agreement"] = (actions[labelled] == teacher_actions[labelled]).float().mean().item()
+            losses["teacher_agreement"] = (actions == teacher_actions).float().mean().item()
         return losses
 
     # ----- evaluation and checkpoints ---------------------------------------------------
