@@ -46,6 +46,18 @@ REQUIRED_KEYS = ("env_id", "game_config", "observation_size", "num_actions", "hi
 MASKED_LOGIT = -1e9  # exp() underflows to exactly 0; real logits stay within a few tens
 
 
+def sample(logits: torch.Tensor, uniforms: torch.Tensor) -> torch.Tensor:
+    """One action per row of masked ``logits`` [B, A], drawn from their softmax by inverse CDF
+    with ``uniforms`` [B, 1] in [0, 1): one number per row, where Gumbel-max needs one per action
+    and two logarithms (2.6x slower for 256 x 323 logits; torch.multinomial is slower still).
+    Masked actions have probability exactly 0, so they are never drawn."""
+    cdf = logits.float().softmax(-1).cumsum_(-1)
+    total = cdf[:, -1:].contiguous()
+    drawn = torch.searchsorted(cdf, uniforms.to(cdf.dtype) * total, right=True)
+    # u * total can round up to the total: the last action with any probability takes it.
+    return torch.minimum(drawn, torch.searchsorted(cdf, total))[:, 0]
+
+
 def _mlp(width: int, hidden: Sequence[int]) -> nn.Sequential:
     layers: list[nn.Module] = []
     for h in hidden:
@@ -220,6 +232,5 @@ class NeuralPolicy(Policy):
         logits, _ = self.network(torch.as_tensor(observations, dtype=torch.float32), masks)
         if self.greedy:
             return logits.argmax(dim=-1).numpy()
-        # Gumbel-max with the caller's generator: sampling stays reproducible from `rng`.
-        gumbel = -np.log(-np.log(rng.random(logits.shape)))
-        return (logits.double().numpy() + gumbel).argmax(axis=-1)
+        # Drawn with the caller's generator: sampling stays reproducible from `rng`.
+        return sample(logits, torch.from_numpy(rng.random((len(logits), 1)))).numpy()

@@ -7,6 +7,7 @@ import pytest
 
 import card_envs
 from agents import RandomPolicy, make_policy
+from agents import three_piles as three_piles_agent
 from agents.match import play_game, seat_rotated_results
 from agents.play import main as play_main
 
@@ -40,9 +41,11 @@ def test_heuristic_plays_only_legal_moves(num_players):
 
 
 @pytest.mark.parametrize("num_players", [2, 3])
-def test_three_piles_heuristic_act_batch_decides_as_act(num_players):
-    """The vectorised scripted agent against the per-observation one, decision by decision, in
-    games where either it or random moves (positions the scripted agent alone never reaches)."""
+def test_three_piles_heuristic_act_batch_decides_as_act(num_players, monkeypatch):
+    """The batched scripted agent (compiled with numba) against the per-observation one, decision
+    by decision, in games where either it or random moves (positions the scripted agent alone
+    never reaches); and without numba (`act` per row) on a slice of them."""
+    assert three_piles_agent._decide_batch is not None, "numba is in the test extra"
     env = card_envs.make("three_piles_v0", num_players=num_players)
     heuristic = make_policy("heuristic", env.unwrapped.game)
     rng = np.random.default_rng(num_players)
@@ -64,6 +67,9 @@ def test_three_piles_heuristic_act_batch_decides_as_act(num_players):
     assert len(expected) > 2000
     assert (batch == expected).all(), np.flatnonzero(batch != expected)[:10]
     assert set(expected) & {0, 9, 322} and max(expected) > 9  # takes, draws, passes and plays all occur
+    monkeypatch.setattr(three_piles_agent, "_decide_batch", None)
+    fallback = heuristic.act_batch(observations[:300], masks[:300], rng)
+    assert fallback.dtype == np.int64 and (fallback == batch[:300]).all()
 
 
 def test_heuristic_beats_random_clearly():

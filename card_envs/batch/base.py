@@ -142,14 +142,12 @@ class BatchGame:
                 done[rows] = True
                 length[rows], self.lengths[rows] = self.lengths[rows], 0
                 self._deal(rows)
-            mask = self._mask()
             if not self.auto_forced:
+                mask = self._mask()
                 break
-            forced, action = self._forced(mask)
-            if not forced.any():
+            mask, ended = self._play_forced()
+            if not ended.any():
                 break
-            self._apply(action, forced)
-            ended = self._terminal()
         self._last = BatchStep(self._observe(), mask, self.cur.clone(), reward, done, length)
         return self._last
 
@@ -157,6 +155,19 @@ class BatchGame:
         """float32[B, num_players, observation_size]: every seat's observation of every game
         (``[:, s]`` is seat s's, as the reference's `observation(s)`), to bootstrap values from."""
         return torch.stack([self._observe(torch.full_like(self.cur, s)) for s in range(self.num_players)], 1)
+
+    def _play_forced(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """Play the single-choice decisions of every game until it has a real choice or ends:
+        (mask: the real choices, in the rows that did not end; ended: bool[B])."""
+        while True:
+            mask = self._mask()
+            forced, action = self._forced(mask)
+            if not forced.any():
+                return mask, torch.zeros_like(forced)
+            self._apply(action, forced)
+            ended = self._terminal()
+            if ended.any():
+                return mask, ended
 
     def _forced(self, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(bool[B]: the game has exactly one legal action, int64[B]: its first legal action)."""

@@ -69,73 +69,108 @@ def _tp_to_pile(b, p, k, c, loc, lo, hi, plen, diamonds, rank, diamond):
     diamonds[b, p] += diamond[c]
 
 
+@njit(cache=True, inline="always")
+def _tp_apply_row(b, x, n, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur,
+                  phase, passes, rank, diamond, by52):
+    p = cur[b]
+    if x == 9:  # draw, then place
+        deck_len[b] -= 1
+        c = deck[b, deck_len[b]]
+        loc[b, c] = p
+        hsize[b, p] += 1
+        phase[b] = 1
+        return
+    if x == 322:
+        passes[b] += 1
+    else:
+        passes[b] = 0
+        if x < 9:  # take the top of stack s onto pile k
+            s, k = x // 3, x % 3
+            size = stack_len[b, s] - 1
+            stack_len[b, s] = size
+            _tp_to_pile(b, p, k, stack_ord[b, 52 * s + size], loc, lo, hi, plen, diamonds, rank, diamond)
+            if size == 0 and deck_len[b] > 0:  # refill from the deck
+                deck_len[b] -= 1
+                c = deck[b, deck_len[b]]
+                loc[b, c], spos[b, c], stack_ord[b, 52 * s], stack_len[b, s] = 16 + s, by52[1], c, 1
+        else:  # play hand card c to destination d
+            c, d = (x - 10) // 6, (x - 10) % 6
+            hsize[b, p] -= 1
+            if d < 3:
+                _tp_to_pile(b, p, d, c, loc, lo, hi, plen, diamonds, rank, diamond)
+            else:
+                s = d - 3
+                size = stack_len[b, s]
+                loc[b, c], spos[b, c], stack_len[b, s] = 16 + s, by52[size + 1], size + 1
+                stack_ord[b, 52 * s + size] = c
+    cur[b] = (p + 1) % n
+    phase[b] = 0
+
+
 @njit(cache=True)
 def tp_apply(n, a, act, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur,
              phase, passes, rank, diamond, by52):
     for b in range(a.shape[0]):
-        if not act[b]:
-            continue
-        x, p = a[b], cur[b]
-        if x == 9:  # draw, then place
-            deck_len[b] -= 1
-            c = deck[b, deck_len[b]]
-            loc[b, c] = p
-            hsize[b, p] += 1
-            phase[b] = 1
-            continue
-        if x == 322:
-            passes[b] += 1
-        else:
-            passes[b] = 0
-            if x < 9:  # take the top of stack s onto pile k
-                s, k = x // 3, x % 3
-                size = stack_len[b, s] - 1
-                stack_len[b, s] = size
-                _tp_to_pile(b, p, k, stack_ord[b, 52 * s + size], loc, lo, hi, plen, diamonds, rank, diamond)
-                if size == 0 and deck_len[b] > 0:  # refill from the deck
-                    deck_len[b] -= 1
-                    c = deck[b, deck_len[b]]
-                    loc[b, c], spos[b, c], stack_ord[b, 52 * s], stack_len[b, s] = 16 + s, by52[1], c, 1
-            else:  # play hand card c to destination d
-                c, d = (x - 10) // 6, (x - 10) % 6
-                hsize[b, p] -= 1
-                if d < 3:
-                    _tp_to_pile(b, p, d, c, loc, lo, hi, plen, diamonds, rank, diamond)
-                else:
-                    s = d - 3
-                    size = stack_len[b, s]
-                    loc[b, c], spos[b, c], stack_len[b, s] = 16 + s, by52[size + 1], size + 1
-                    stack_ord[b, 52 * s + size] = c
-        cur[b] = (p + 1) % n
-        phase[b] = 0
+        if act[b]:
+            _tp_apply_row(b, a[b], n, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds,
+                          hsize, cur, phase, passes, rank, diamond, by52)
+
+
+@njit(cache=True, inline="always")
+def _tp_mask_row(b, loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, m):
+    m[:] = False
+    p, choose, deck_empty = cur[b], phase[b] == 0, deck_len[b] == 0
+    legal = False
+    if choose:
+        for s in range(3):
+            if stack_len[b, s] > 0:
+                r = rank[stack_ord[b, 52 * s + stack_len[b, s] - 1]]
+                for k in range(3):
+                    if r < lo[b, 3 * p + k] or r > hi[b, 3 * p + k]:
+                        m[3 * s + k] = legal = True
+        if not deck_empty:
+            m[9] = True
+            return
+    for c in range(52):
+        if loc[b, c] == p:
+            r, base = rank[c], 10 + 6 * c
+            for k in range(3):
+                if r < lo[b, 3 * p + k] or r > hi[b, 3 * p + k]:
+                    m[base + k] = True
+            m[base + 3] = m[base + 4] = m[base + 5] = legal = True
+    if choose and not legal:
+        m[322] = True
 
 
 @njit(cache=True)
 def tp_mask(loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask):
     for b in range(mask.shape[0]):
+        _tp_mask_row(b, loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask[b])
+
+
+@njit(cache=True)
+def tp_play_forced(n, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur,
+                   phase, passes, rank, diamond, by52, mask, ended):
+    """`BatchGame._play_forced` game by game: each plays its single-choice decisions until it has
+    a real choice (its row of `mask`) or its game ends (`ended`; that row of `mask` is stale)."""
+    for b in range(mask.shape[0]):
+        ended[b] = False
         m = mask[b]
-        m[:] = False
-        p, choose, deck_empty = cur[b], phase[b] == 0, deck_len[b] == 0
-        legal = False
-        if choose:
-            for s in range(3):
-                if stack_len[b, s] > 0:
-                    r = rank[stack_ord[b, 52 * s + stack_len[b, s] - 1]]
-                    for k in range(3):
-                        if r < lo[b, 3 * p + k] or r > hi[b, 3 * p + k]:
-                            m[3 * s + k] = legal = True
-            if not deck_empty:
-                m[9] = True
-                continue
-        for c in range(52):
-            if loc[b, c] == p:
-                r, base = rank[c], 10 + 6 * c
-                for k in range(3):
-                    if r < lo[b, 3 * p + k] or r > hi[b, 3 * p + k]:
-                        m[base + k] = True
-                m[base + 3] = m[base + 4] = m[base + 5] = legal = True
-        if choose and not legal:
-            m[322] = True
+        while True:
+            _tp_mask_row(b, loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, m)
+            first, count = 0, 0
+            for a in range(m.shape[0]):
+                if m[a]:
+                    first, count = (a if count == 0 else first), count + 1
+                    if count == 2:
+                        break
+            if count != 1:
+                break
+            _tp_apply_row(b, first, n, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds,
+                          hsize, cur, phase, passes, rank, diamond, by52)
+            if passes[b] >= n:  # `_terminal`
+                ended[b] = True
+                break
 
 
 def tp_card_offsets(n: int, layout) -> np.ndarray:
@@ -219,6 +254,12 @@ class ThreePilesNumba(ThreePilesBatch):
         mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
         tp_mask(*self._mask_args, mask)
         return torch.from_numpy(mask)
+
+    def _play_forced(self) -> tuple[torch.Tensor, torch.Tensor]:
+        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+        ended = np.empty(self.batch_size, dtype=np.bool_)
+        tp_play_forced(self.num_players, *self._apply_args, mask, ended)
+        return torch.from_numpy(mask), torch.from_numpy(ended)
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
         obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
