@@ -59,9 +59,10 @@ def test_step_shapes_and_reproducible_seeds(backend):
     assert not torch.equal(again.reset(seed=6).obs, first.obs)
 
 
-def test_backends_play_the_same_deals():
+@pytest.mark.parametrize("auto_forced", [False, True])
+def test_backends_play_the_same_deals(auto_forced):
     backends = ["torch", "numba"] if batch.has_numba() else ["torch"]
-    envs = [batch.make("three_piles_v0", 32, backend=b, seed=9) for b in backends]
+    envs = [batch.make("three_piles_v0", 32, backend=b, seed=9, auto_forced=auto_forced) for b in backends]
     outs = [env.reset(seed=9) for env in envs]
     rng = np.random.default_rng(0)
     for _ in range(300):

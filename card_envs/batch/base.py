@@ -158,16 +158,18 @@ class BatchGame:
 
     def _play_forced(self) -> tuple[torch.Tensor, torch.Tensor]:
         """Play the single-choice decisions of every game until it has a real choice or ends:
-        (mask: the real choices, in the rows that did not end; ended: bool[B])."""
+        (mask: the real choices, in the rows that did not end; ended: bool[B]). The games that
+        ended are dealt together afterwards, as a per-game kernel (`card_envs.batch.cpu`) does
+        it: both backends deal the same games from the same random numbers."""
+        ended = torch.zeros(self.batch_size, dtype=torch.bool, device=self.device)
         while True:
             mask = self._mask()
             forced, action = self._forced(mask)
+            forced &= ~ended
             if not forced.any():
-                return mask, torch.zeros_like(forced)
-            self._apply(action, forced)
-            ended = self._terminal()
-            if ended.any():
                 return mask, ended
+            self._apply(action, forced)
+            ended |= self._terminal()
 
     def _forced(self, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(bool[B]: the game has exactly one legal action, int64[B]: its first legal action)."""

@@ -19,7 +19,7 @@ import torch
 from numba import njit
 
 from card_envs.batch.piles import PilesBatch
-from card_envs.batch.three_piles import ThreePilesBatch
+from card_envs.batch.three_piles import DECK, EMPTY_HI, EMPTY_LO, ThreePilesBatch
 
 
 def _np(engine, names: str) -> tuple[np.ndarray, ...]:
@@ -173,6 +173,27 @@ def tp_play_forced(n, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, p
                 break
 
 
+@njit(cache=True)
+def tp_deal(rows, perm, first, n, deal_code, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen,
+            diamonds, hsize, cur, phase, passes, by52):
+    """`ThreePilesBatch._deal` game by game: row i of the shuffled decks `perm` deals game rows[i]."""
+    for i in range(rows.shape[0]):
+        b, order = rows[i], perm[i]
+        loc[b, :] = DECK
+        for j in range(order.shape[0]):
+            loc[b, order[j]] = deal_code[j]
+        spos[b, :], stack_ord[b, :], deck[b, :] = 0, 0, 0
+        for s in range(3):  # order[first + 2 - s] lies on stack s
+            top = order[first + 2 - s]
+            spos[b, top], stack_ord[b, 52 * s], stack_len[b, s] = by52[1], top, 1
+        stack_len[b, 3] = 0
+        deck[b, :first] = order[:first]
+        deck_len[b] = first
+        lo[b, :], hi[b, :], plen[b, :], diamonds[b, :] = EMPTY_LO, EMPTY_HI, 0, 0
+        hsize[b, :n], hsize[b, n:] = 3, 0
+        cur[b] = phase[b] = passes[b] = 0
+
+
 def tp_card_offsets(n: int, layout) -> np.ndarray:
     """int64[n, 20]: [observer, loc code] -> where in the observer's row a card with that code is
     marked (plus the card's index): one table lookup per card instead of a branch per code."""
@@ -241,11 +262,15 @@ class ThreePilesNumba(ThreePilesBatch):
         super()._allocate()
         layout = self.game.observation_layout
         self._apply_args = _np(self, TP_STATE + " rank diamond by52")
+        self._deal_args = _np(self, "deal_code " + TP_STATE + " by52")
         self._mask_args = _np(self, "loc stack_ord stack_len deck_len lo hi cur phase rank")
         self._observe_args = (tp_card_offsets(self.num_players, layout),
                               *_np(self, "loc stack_ord stack_len deck_len lo hi plen diamonds hsize cur phase "
                                          "passes by52 by4 by35 by_n"))
         self._offsets = _offsets(layout)
+
+    def _deal(self, rows: torch.Tensor) -> None:
+        tp_deal(rows.numpy(), self._shuffle(len(rows)).numpy(), self.deck_size0, self.num_players, *self._deal_args)
 
     def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
         tp_apply(self.num_players, a.numpy(), act.numpy(), *self._apply_args)

@@ -85,9 +85,13 @@ class ThreePilesBatch(BatchGame):
         self.cur, self.phase, self.passes = zeros(B), zeros(B), zeros(B)
 
     # ----- deals and conversions --------------------------------------------------------------
+    def _shuffle(self, m: int) -> torch.Tensor:
+        """int64[m, 52]: a shuffled deck for each of m new deals (both backends draw it so)."""
+        return torch.rand(m, NUM_CARDS, generator=self.generator, device=self.device).argsort(1)
+
     def _deal(self, rows: torch.Tensor) -> None:
         m, n, dev = len(rows), self.num_players, self.device
-        perm = torch.rand(m, NUM_CARDS, generator=self.generator, device=dev).argsort(1)
+        perm = self._shuffle(m)
         loc = torch.full((m, 53), DECK, dtype=torch.int64, device=dev)
         loc.scatter_(1, perm, self.deal_code.expand(m, -1))
         self.loc[rows] = loc
