@@ -40,11 +40,12 @@ float32[B, num_players, observation_size], every seat's view of every game (to b
 | ``device`` | ``"cpu"`` | any torch device |
 | ``seed`` | 0 | seeds the deals (`reset(seed)` reseeds) |
 | ``auto_forced`` | False | play single-choice decisions unasked, as `card_envs.vector.VectorGames` does |
-| ``backend`` | ``"auto"`` | ``"torch"`` (any device), ``"numba"`` (CPU, the ``batch`` extra) or numba where it can run |
+| ``backend`` | ``"auto"`` | ``"torch"`` (any device), ``"numba"`` (CPU, the ``batch`` or ``train`` extra) or numba where it can run |
 | ``**config`` | | the game's arguments, checked by the reference `Game` |
 
 Both backends share one state layout and the deal code: from one seed they play the same games.
-The numba backend runs the per-step work (apply, mask, observe, the forced decisions) as compiled
+The numba backend runs the per-step work (apply, mask, observe, the forced decisions; for 3 Piles
+the deal too, from the same shuffle) as compiled
 loops over the games on one core, several times faster on a CPU than the torch backend's
 whole-batch tensor operations. One core on purpose: numba's OpenMP threads and torch's spin
 against each other, which made a step several times slower beside torch (in a trainer, or on a

@@ -1,5 +1,7 @@
 """The CPU path of the batched engines: the hot three (`_apply`, `_mask`, `_observe`) as numba
-kernels over the same state tensors, one compiled loop over the games on one core.
+kernels over the same state tensors, one compiled loop over the games on one core; for 3 Piles
+also the forced decisions (`_play_forced`: each game plays its own to the end in one call,
+instead of a whole-batch pass per forced decision) and the deal.
 
 One core, not ``prange``: numba's OpenMP pool and torch's are two runtimes whose idle threads
 spin against each other, which made a step several times slower beside torch (a trainer's
@@ -7,9 +9,10 @@ actor, or any load on a small machine); one engine per process scales instead. A
 also keeps per-game scratch out of the loop.
 
 On a CPU a step of the torch engine is some fifty whole-batch tensor operations, each a pass
-over memory; these kernels visit each game once. Deals, loads, returns and `state(i)` stay the
-torch code: the state tensors are shared (the kernels see them as numpy views), so both paths
-play the same games, and the differential tests run both. Requires the ``batch`` extra (numba).
+over memory; these kernels visit each game once. Loads, returns, `state(i)` and the deals'
+shuffles stay the torch code: the state tensors are shared (the kernels see them as numpy
+views), so both paths play the same games, and the differential tests run both. Requires numba
+(the ``batch`` or ``train`` extra).
 """
 
 from __future__ import annotations
