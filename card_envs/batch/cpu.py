@@ -1,7 +1,7 @@
 """The CPU path of the batched engines: the hot three (`_apply`, `_mask`, `_observe`) as numba
 kernels over the same state tensors, one compiled loop over the games on one core; for 3 Piles
 also the forced decisions (`_play_forced`: each game plays its own to the end in one call,
-instead of a whole-batch pass per forced decision) and the deal.
+instead of a whole-batch pass per forced decision), the deal and the returns.
 
 One core, not ``prange``: numba's OpenMP pool and torch's are two runtimes whose idle threads
 spin against each other, which made a step several times slower beside torch (a trainer's
@@ -9,7 +9,7 @@ actor, or any load on a small machine); one engine per process scales instead. A
 also keeps per-game scratch out of the loop.
 
 On a CPU a step of the torch engine is some fifty whole-batch tensor operations, each a pass
-over memory; these kernels visit each game once. Loads, returns, `state(i)` and the deals'
+over memory; these kernels visit each game once. Loads, `state(i)` and the deals'
 shuffles stay the torch code: the state tensors are shared (the kernels see them as numpy
 views), so both paths play the same games, and the differential tests run both. Requires numba
 (the ``batch`` or ``train`` extra).
@@ -22,7 +22,7 @@ import torch
 from numba import njit
 
 from card_envs.batch.piles import PilesBatch
-from card_envs.batch.three_piles import DECK, EMPTY_HI, EMPTY_LO, ThreePilesBatch
+from card_envs.batch.three_piles import DECK, EMPTY_HI, EMPTY_LO, MAX_SCORE, ThreePilesBatch
 
 
 def _np(engine, names: str) -> tuple[np.ndarray, ...]:
@@ -197,6 +197,29 @@ def tp_deal(rows, perm, first, n, deal_code, loc, spos, stack_ord, stack_len, de
         cur[b] = phase[b] = passes[b] = 0
 
 
+@njit(cache=True)
+def tp_returns(rows, n, win, max_score, lo, hi, plen, diamonds, out):
+    """`ThreePilesBatch._returns` game by game, in float64 as the torch code computes them."""
+    score = np.empty(n)
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        for q in range(n):  # longest pile + 3 per Ace-King pile + diamonds
+            longest, ace_kings = 0, 0
+            for k in range(3):
+                longest = max(longest, plen[b, 3 * q + k])
+                ace_kings += (lo[b, 3 * q + k] == 1) & (hi[b, 3 * q + k] == 13)
+            score[q] = longest + 3 * ace_kings + diamonds[b, q]
+        total = score.sum()
+        for q in range(n):
+            if win:  # (seats beaten - seats beating it) / (n - 1)
+                net = 0
+                for r in range(n):
+                    net += (score[q] > score[r]) - (score[q] < score[r])
+                out[i, q] = net / (n - 1)
+            else:
+                out[i, q] = (score[q] - (total - score[q]) / (n - 1)) / max_score
+
+
 def tp_card_offsets(n: int, layout) -> np.ndarray:
     """int64[n, 20]: [observer, loc code] -> where in the observer's row a card with that code is
     marked (plus the card's index): one table lookup per card instead of a branch per code."""
@@ -266,6 +289,7 @@ class ThreePilesNumba(ThreePilesBatch):
         layout = self.game.observation_layout
         self._apply_args = _np(self, TP_STATE + " rank diamond by52")
         self._deal_args = _np(self, "deal_code " + TP_STATE + " by52")
+        self._returns_args = _np(self, "lo hi plen diamonds")
         self._mask_args = _np(self, "loc stack_ord stack_len deck_len lo hi cur phase rank")
         self._observe_args = (tp_card_offsets(self.num_players, layout),
                               *_np(self, "loc stack_ord stack_len deck_len lo hi plen diamonds hsize cur phase "
@@ -274,6 +298,11 @@ class ThreePilesNumba(ThreePilesBatch):
 
     def _deal(self, rows: torch.Tensor) -> None:
         tp_deal(rows.numpy(), self._shuffle(len(rows)).numpy(), self.deck_size0, self.num_players, *self._deal_args)
+
+    def _returns(self, rows: torch.Tensor) -> torch.Tensor:
+        out = np.empty((len(rows), self.num_players), dtype=np.float32)
+        tp_returns(rows.numpy(), self.num_players, self.game.reward == "win", MAX_SCORE, *self._returns_args, out)
+        return torch.from_numpy(out)
 
     def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
         tp_apply(self.num_players, a.numpy(), act.numpy(), *self._apply_args)
