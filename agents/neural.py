@@ -224,7 +224,7 @@ class NeuralPolicy(Policy):
     def act(self, observation, action_mask, rng) -> int:
         return int(self.act_batch(observation[None], action_mask[None], rng)[0])
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def act_batch(self, observations, action_masks, rng) -> np.ndarray:
         masks = torch.as_tensor(np.asarray(action_masks) != 0)
         if not masks.any(dim=-1).all():

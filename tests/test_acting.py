@@ -84,7 +84,7 @@ def test_pool_acts_for_scripted_agents_and_snapshots_on_their_own_rows():
 def test_the_network_plays_only_the_learners_rows(engine):
     game = card_envs.make_game("three_piles_v0")
     args = Args(**{**DEFAULTS["three_piles_v0"], "engine": engine, "num_games": 32, "num_steps": 16,
-                   "hidden": (16,)})
+                   "hidden": (16,), "compute_dtype": "float32"})  # the check below is in float32
     collector = Collector(game, args, seed=4, pool_states=[])
     rollout = Rollout.empty(args.num_steps, args.num_games, game)
     collector.collect(rollout)
@@ -100,3 +100,25 @@ def test_the_network_plays_only_the_learners_rows(engine):
     assert torch.allclose(taken, torch.from_numpy(rollout.log_probs[learner]), atol=1e-5)
     assert torch.allclose(values, torch.from_numpy(rollout.values[learner]), atol=1e-5)
     assert rollout.masks[np.arange(args.num_steps)[:, None], np.arange(args.num_games), rollout.actions].all()
+
+
+def test_the_acting_copy_in_bfloat16_computes_what_the_learners_autocast_does():
+    """The collector acts with a bfloat16 copy of the weights; the learner recomputes the same
+    decisions under autocast: both must give the same logits and values, bit for bit, or PPO's
+    first importance ratios would not be 1."""
+    game = card_envs.make_game("three_piles_v0")
+    args = Args(**{**DEFAULTS["three_piles_v0"], "compute_dtype": "bfloat16", "num_games": 64, "num_steps": 4})
+    collector = Collector(game, args, seed=5, pool_states=[])
+    trained = ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden))
+    for parameter in trained.parameters():  # weights that bfloat16 must round
+        parameter.data.normal_(0.0, 0.05, generator=torch.Generator().manual_seed(parameter.numel()))
+    collector.use_weights(trained.state_dict())
+    assert next(collector.acting.parameters()).dtype == torch.bfloat16
+    rollout = Rollout.empty(args.num_steps, args.num_games, game)
+    collector.collect(rollout)
+    learner = rollout.learner
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+        logits, values = trained(torch.from_numpy(rollout.observations[learner]), torch.from_numpy(rollout.masks[learner]))
+    taken = logits.float().log_softmax(-1).gather(1, torch.from_numpy(rollout.actions[learner])[:, None])[:, 0]
+    assert torch.equal(taken, torch.from_numpy(rollout.log_probs[learner]))
+    assert torch.equal(values.float(), torch.from_numpy(rollout.values[learner]))

@@ -13,6 +13,7 @@ weights it needs.
 
 from __future__ import annotations
 
+import copy
 import queue
 import signal
 import threading
@@ -150,7 +151,7 @@ class StackedPolicies:
         self.biases = [torch.stack([net[i].bias.detach()[None] for net in layers]).to(dtype)
                        for i in range(len(layers[0]))]
 
-    @torch.no_grad()
+    @torch.inference_mode()
     def logits(self, which: np.ndarray, observations: np.ndarray, masks: np.ndarray) -> torch.Tensor:
         """Masked logits [R, A] of network ``which[r]`` for row r."""
         which = torch.from_numpy(which)
@@ -213,6 +214,10 @@ class Collector:
         self.game, self.args = game, args
         self.critic = critic_size(game, args.critic)
         self.network = ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden), self.critic)
+        # The copy that acts, in the compute dtype: the same products as the learner's autocast
+        # (weights, inputs and outputs rounded to bfloat16), without re-casting the weights each step.
+        self.dtype = COMPUTE_DTYPES[args.compute_dtype]
+        self.acting = self.network if self.dtype == torch.float32 else copy.deepcopy(self.network).to(self.dtype)
         self.pool = OpponentPool(game, tuple(args.opponents), args.pool_size, tuple(args.hidden), self.critic,
                                  COMPUTE_DTYPES[args.compute_dtype])
         for state in pool_states:
@@ -235,10 +240,16 @@ class Collector:
         """The learner's weights after ``update`` (and whether the teacher still labels); every
         ``snapshot_every`` updates they also join the opponent pool (the learner mirrors this in
         its checkpoints)."""
-        self.network.load_state_dict(state_dict)
+        self.use_weights(state_dict)
         self.teaching = teaching and self.teacher is not None
         if update > 0 and update % self.args.snapshot_every == 0:
             self.pool.add_snapshot(state_dict)
+
+    def use_weights(self, state_dict: dict[str, torch.Tensor]) -> None:
+        """Act with these weights (the pool and the teacher's state unchanged)."""
+        self.network.load_state_dict(state_dict)
+        if self.acting is not self.network:
+            self.acting.load_state_dict(state_dict)  # rounded to the compute dtype
 
     def _assign_seats(self, i: int) -> None:
         if not len(self.pool) or self.rng.random() >= self.args.opponent_share:
@@ -248,7 +259,7 @@ class Collector:
         opponent = 1 + self.pool.sample(self.rng)
         self.controllers[i] = np.where(self.same_team[learner_seat], 0, opponent)
 
-    @torch.no_grad()
+    @torch.inference_mode()  # lighter than no_grad per operation: a rollout is thousands of small ones
     def collect(self, rollout: Rollout) -> dict[str, list[float]]:
         """Fill ``rollout``; return episode statistics."""
         stats: dict[str, list[float]] = {"episode_length": [], "pool_reward": []}
@@ -266,10 +277,10 @@ class Collector:
             # their log-probabilities and values stay 0 (each seat's GAE reads its own values).
             mine = np.flatnonzero(learner)
             rows_t = torch.from_numpy(mine)
-            with autocast(self.args.compute_dtype):
-                logits, values = self.network(torch.from_numpy(rollout.observations[t]).index_select(0, rows_t),
-                                              torch.from_numpy(rollout.masks[t]).index_select(0, rows_t),
-                                              None if privileged is None else privileged.index_select(0, rows_t))
+            logits, values = self.acting(
+                torch.from_numpy(rollout.observations[t]).index_select(0, rows_t).to(self.dtype),
+                torch.from_numpy(rollout.masks[t]).index_select(0, rows_t),
+                None if privileged is None else privileged.index_select(0, rows_t).to(self.dtype))
             logits = logits.float()
             drawn = sample(logits, torch.rand((len(logits), 1), generator=self.torch_rng))
             rollout.log_probs[t], rollout.values[t] = 0.0, 0.0
@@ -311,7 +322,7 @@ class InlineActor:
 
     def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int):
         self.collector = Collector(game, args, seed, pool_states)
-        self.collector.network.load_state_dict(weights)
+        self.collector.use_weights(weights)
         self.rollout = Rollout.empty(args.num_steps, args.num_games, game, critic=self.collector.critic)
 
     def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
@@ -413,7 +424,7 @@ def _actor_main(args, seed, pool_states, buffers, weights, teaching, version, fi
             if k - 1 >= first_update:
                 collector.load_weights(weights[needed % 2], needed, bool(teaching[needed % 2]))
             else:  # the first two rollouts both use the starting weights
-                collector.network.load_state_dict(weights[needed % 2])
+                collector.use_weights(weights[needed % 2])
             ready.put((k, collector.collect(rollouts[k % 2])))
             k += 1
     except BaseException as error:  # report it to the learner rather than die silently
