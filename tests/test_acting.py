@@ -112,7 +112,7 @@ def test_the_acting_copy_in_bfloat16_computes_what_the_learners_autocast_does():
     trained = ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden))
     for parameter in trained.parameters():  # weights that bfloat16 must round
         parameter.data.normal_(0.0, 0.05, generator=torch.Generator().manual_seed(parameter.numel()))
-    collector.use_weights(trained.state_dict())
+    collector.use_weights(trained.state_dict(), teaching=False)
     assert next(collector.acting.parameters()).dtype == torch.bfloat16
     rollout = Rollout.empty(args.num_steps, args.num_games, game)
     collector.collect(rollout)

@@ -86,3 +86,24 @@ def test_an_unknown_teacher_is_refused_with_the_accepted_names(tmp_path, capsys)
         main(["--teacher", "ismcts", "--runs-dir", str(tmp_path), "--no-progress"])
     error = capsys.readouterr().err
     assert exit_info.value.code == 2 and "unknown teacher 'ismcts'; --teacher takes" in error and "heuristic" in error
+
+
+@pytest.mark.parametrize("actors", [0, 1])
+def test_a_run_resumed_after_its_teaching_ended_labels_nothing(tmp_path, actors):
+    """The actor starts with the teacher's state at the run's progress: a run resumed past
+    ``--teacher-until`` must not have its first rollouts labelled (the scripted agent's labels
+    cost its search, and nothing would learn from them)."""
+    args = tiny_args(tmp_path, teacher="heuristic", teacher_coef=2.0, teacher_until=0.5, total_steps=16 * 256,
+                     actors=actors)
+    trainer = Trainer(args)
+    trainer.update, trainer.step = 10, 10 * 256  # as restored from a checkpoint saved at update 10 of 16
+    labelled: list[bool] = []
+    learn = trainer.learn
+
+    def spy(rollout):
+        labelled.append(bool((rollout.teacher_actions >= 0).any()))
+        return learn(rollout)
+
+    trainer.learn = spy
+    trainer.train()
+    assert trainer.teacher_coef == 0.0 and labelled == [False] * 6

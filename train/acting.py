@@ -240,13 +240,13 @@ class Collector:
         """The learner's weights after ``update`` (and whether the teacher still labels); every
         ``snapshot_every`` updates they also join the opponent pool (the learner mirrors this in
         its checkpoints)."""
-        self.use_weights(state_dict)
-        self.teaching = teaching and self.teacher is not None
+        self.use_weights(state_dict, teaching)
         if update > 0 and update % self.args.snapshot_every == 0:
             self.pool.add_snapshot(state_dict)
 
-    def use_weights(self, state_dict: dict[str, torch.Tensor]) -> None:
-        """Act with these weights (the pool and the teacher's state unchanged)."""
+    def use_weights(self, state_dict: dict[str, torch.Tensor], teaching: bool) -> None:
+        """Act with these weights, the teacher labelling or not (the pool unchanged)."""
+        self.teaching = teaching and self.teacher is not None
         self.network.load_state_dict(state_dict)
         if self.acting is not self.network:
             self.acting.load_state_dict(state_dict)  # rounded to the compute dtype
@@ -320,9 +320,10 @@ class Collector:
 class InlineActor:
     """Collects in the learner's process: rollout k uses the weights after update k."""
 
-    def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int):
+    def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int,
+                 teaching: bool):
         self.collector = Collector(game, args, seed, pool_states)
-        self.collector.use_weights(weights)
+        self.collector.use_weights(weights, teaching)
         self.rollout = Rollout.empty(args.num_steps, args.num_games, game, critic=self.collector.critic)
 
     def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
@@ -342,12 +343,13 @@ class ProcessActor:
     child waits for them, which also guarantees the learner is done with that buffer.
     """
 
-    def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int):
+    def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int,
+                 teaching: bool):
         context = mp.get_context("spawn")  # a fresh interpreter: no forked torch thread state
         self.buffers = [Rollout.empty(args.num_steps, args.num_games, game, shared=True,
                                       critic=critic_size(game, args.critic)) for _ in range(2)]
         self.weights = [{k: v.clone().share_memory_() for k, v in weights.items()} for _ in range(2)]
-        self.teaching = torch.full((2,), bool(args.teacher)).share_memory_()  # beside each weights slot
+        self.teaching = torch.full((2,), teaching).share_memory_()  # beside each weights slot
         self.version = context.Value("q", update, lock=False)  # the newest published update
         self.ready = context.Queue()
         self.stop = context.Event()
@@ -424,7 +426,7 @@ def _actor_main(args, seed, pool_states, buffers, weights, teaching, version, fi
             if k - 1 >= first_update:
                 collector.load_weights(weights[needed % 2], needed, bool(teaching[needed % 2]))
             else:  # the first two rollouts both use the starting weights
-                collector.use_weights(weights[needed % 2])
+                collector.use_weights(weights[needed % 2], bool(teaching[needed % 2]))
             ready.put((k, collector.collect(rollouts[k % 2])))
             k += 1
     except BaseException as error:  # report it to the learner rather than die silently
@@ -432,6 +434,8 @@ def _actor_main(args, seed, pool_states, buffers, weights, teaching, version, fi
         raise
 
 
-def make_actor(kind: int, game, args, seed: int, pool_states, weights, update: int):
-    return (ProcessActor if kind else InlineActor)(game, args, seed, pool_states, weights, update)
+def make_actor(kind: int, game, args, seed: int, pool_states, weights, update: int, teaching: bool):
+    """The actor ``--actors`` asks for, starting from ``weights`` after ``update`` updates, the
+    teacher (if any) labelling its first rollouts when ``teaching``."""
+    return (ProcessActor if kind else InlineActor)(game, args, seed, pool_states, weights, update, teaching)
 

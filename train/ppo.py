@@ -321,7 +321,7 @@ class Trainer:
         # The actor's seed depends on where the run (re)starts, so a resumed run deals new games.
         seed = int(np.random.default_rng([self.args.seed, self.update]).integers(2**63))
         self.actor = make_actor(self.args.actors, self.game, self.args, seed, self.pool_states,
-                                self.network.state_dict(), self.update)
+                                self.network.state_dict(), self.update, teaching=self.teacher_coef > 0)
 
     def stop_actor(self) -> None:
         if self.actor is not None:
@@ -438,6 +438,7 @@ class Trainer:
 
     # ----- main loop --------------------------------------------------------------------
     def train(self, writer=None) -> dict[str, float]:
+        self._follow_schedules()  # a run resumed after its teaching ended must not start labelling
         self.start_actor()
         if self.args.eval_process and self.args.eval_every:
             self.evaluator = EvalProcess(self.args, self.game, self.network.critic_size)
@@ -452,10 +453,26 @@ class Trainer:
             self.evaluator.close()
             self.evaluator = None
 
+    @property
+    def total_updates(self) -> int:
+        return -(-self.args.total_steps // (self.args.num_steps * self.args.num_games))
+
+    def _follow_schedules(self) -> None:
+        """The learning rate and the teacher's weight at the run's progress (by whichever limit
+        comes first): both decay linearly, the teacher's to 0 at ``teacher_until``."""
+        args = self.args
+        done = self.update / self.total_updates
+        if args.max_minutes:
+            done = max(done, self.trained_seconds / (60 * args.max_minutes))
+        if args.anneal_lr:
+            self.optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1 - done)
+        if self.teacher_coef:
+            self.teacher_coef = args.teacher_coef * max(0.0, 1 - done / args.teacher_until) if args.teacher_until else 0.0
+
     def _train(self, writer) -> dict[str, float]:
         args = self.args
         steps_per_update = args.num_steps * args.num_games
-        total_updates = -(-args.total_steps // steps_per_update)
+        total_updates = self.total_updates
         next_eval = (self.step // args.eval_every + 1) * args.eval_every if args.eval_every else None
         next_checkpoint = (self.step // args.checkpoint_every + 1) * args.checkpoint_every
         bar = tqdm(total=args.total_steps, initial=min(self.step, args.total_steps), unit="step",
@@ -465,13 +482,7 @@ class Trainer:
         deadline = start_time + 60 * args.max_minutes - trained_before if args.max_minutes else float("inf")
         while self.update < total_updates and time.perf_counter() < deadline and not self.stop_requested:
             self.trained_seconds = trained_before + time.perf_counter() - start_time
-            done = self.update / total_updates  # the run's progress, by whichever limit comes first
-            if args.max_minutes:
-                done = max(done, self.trained_seconds / (60 * args.max_minutes))
-            if args.anneal_lr:
-                self.optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1 - done)
-            if self.teacher_coef:
-                self.teacher_coef = args.teacher_coef * max(0.0, 1 - done / args.teacher_until) if args.teacher_until else 0.0
+            self._follow_schedules()
             rollout, stats = self.actor.next_rollout()
             losses = self._learn_or_stop(rollout)
             self.update += 1
