@@ -23,7 +23,9 @@ N workers give identical results, and the same seed list gives the same results.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -159,7 +161,22 @@ _WORKER: _Context | None = None
 
 def _init_worker(*args) -> None:
     global _WORKER
+    _exit_with_parent()
     _WORKER = _Context(*args)
+
+
+def _exit_with_parent() -> None:
+    """End this worker as soon as the process that started it ends. A parent killed outright
+    (SIGKILL, or SIGTERM in a program that installs no handler, as `python -m evaluate` does)
+    cannot terminate its pool, whose workers would otherwise play their chunks (minutes of ISMCTS
+    games) to nobody. The thread waits on the parent's sentinel: no polling."""
+    parent = mp.parent_process()
+
+    def watch() -> None:
+        parent.join()
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
 
 
 def _run_task(task: Task) -> Task:

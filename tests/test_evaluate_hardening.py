@@ -143,3 +143,39 @@ def test_sigterm_stops_the_evaluation_and_its_workers(tmp_path):
     while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(_alive(pid) for pid in children)
+
+
+# Chunks of 1,000 deals: a worker would play its chunk for minutes after its caller died.
+LIBRARY_CALLER = """
+from evaluate.players import expand
+from evaluate.runner import play_pairings
+heuristic, random = expand("heuristic")[0], expand("random")[0]
+play_pairings("illimat_v0", {}, [(heuristic, random)], deals=2000, chunk_deals=1000, workers=2, progress=False)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
+def test_the_workers_end_with_a_library_caller_killed_outright(tmp_path):
+    """A program that calls `play_pairings` and is killed by a signal it does not handle cannot
+    terminate its pool: the workers notice their parent is gone and end at once, instead of
+    playing their chunks to nobody."""
+    from tests.test_train import ROOT, children_of
+
+    process = subprocess.Popen([sys.executable, "-c", LIBRARY_CALLER], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(children_of(process.pid)) < 3 and time.monotonic() < deadline:  # 2 workers + resource tracker
+            time.sleep(0.2)
+        children = children_of(process.pid)
+        assert len(children) >= 2, "the workers did not start"
+        time.sleep(2.0)  # the workers are playing their first chunks
+        process.send_signal(signal.SIGTERM)  # no handler: the caller dies at once
+        process.wait(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == -signal.SIGTERM
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in children)
