@@ -118,31 +118,43 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def _started_workers(pid: int) -> list[int]:
+    """The child processes of ``pid`` once its 2 pool workers (and the resource tracker) run."""
+    from tests.test_train import children_of
+
+    deadline = time.monotonic() + 60
+    while len(children_of(pid)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    children = children_of(pid)
+    assert len(children) >= 2, "the workers did not start"
+    return children
+
+
+def _all_end(pids: list[int], within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not any(_alive(pid) for pid in pids)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
 def test_sigterm_stops_the_evaluation_and_its_workers(tmp_path):
     """Killed (SIGTERM), `python -m evaluate` terminates its worker pool on the way out instead of
     leaving the workers playing their chunks."""
-    from tests.test_train import ROOT, children_of
+    from tests.test_train import ROOT
 
     process = subprocess.Popen([sys.executable, "-m", "evaluate", "illimat_v0", "heuristic", "random", "--deals", "2000",
                                 "--workers", "2", "--no-progress", "--no-plots", "--out", str(tmp_path / "out")],
                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while len(children_of(process.pid)) < 3 and time.monotonic() < deadline:  # 2 workers + resource tracker
-            time.sleep(0.2)
-        children = children_of(process.pid)
-        assert len(children) >= 2, "the workers did not start"
+        children = _started_workers(process.pid)
         time.sleep(2.0)  # the workers are playing
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=30)
     finally:
         process.kill()
     assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in process.stderr.read()
-    deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(_alive(pid) for pid in children)
+    assert _all_end(children)
 
 
 # Chunks of 1,000 deals: a worker would play its chunk for minutes after its caller died.
@@ -159,23 +171,16 @@ def test_the_workers_end_with_a_library_caller_killed_outright(tmp_path):
     """A program that calls `play_pairings` and is killed by a signal it does not handle cannot
     terminate its pool: the workers notice their parent is gone and end at once, instead of
     playing their chunks to nobody."""
-    from tests.test_train import ROOT, children_of
+    from tests.test_train import ROOT
 
     process = subprocess.Popen([sys.executable, "-c", LIBRARY_CALLER], cwd=ROOT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while len(children_of(process.pid)) < 3 and time.monotonic() < deadline:  # 2 workers + resource tracker
-            time.sleep(0.2)
-        children = children_of(process.pid)
-        assert len(children) >= 2, "the workers did not start"
+        children = _started_workers(process.pid)
         time.sleep(2.0)  # the workers are playing their first chunks
         process.send_signal(signal.SIGTERM)  # no handler: the caller dies at once
         process.wait(timeout=30)
     finally:
         process.kill()
     assert process.returncode == -signal.SIGTERM
-    deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not any(_alive(pid) for pid in children)
+    assert _all_end(children)
