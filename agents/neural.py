@@ -97,8 +97,14 @@ class ActorCritic(nn.Module):
                 critic_inputs: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
         """(masked logits [B, A], values [B]); with a separate critic the values need
         ``critic_inputs`` and are None without them."""
+        logits, values = self.heads(observations, critic_inputs)
+        return logits.masked_fill(~masks, MASKED_LOGIT), values
+
+    def heads(self, observations: torch.Tensor,
+              critic_inputs: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """`forward` without the mask: raw logits (the learner masks them in its fused loss terms)."""
         hidden = self.trunk(observations)
-        logits = self.policy_head(hidden).masked_fill(~masks, MASKED_LOGIT)
+        logits = self.policy_head(hidden)
         if self.critic is None:
             return logits, self.value_head(hidden).squeeze(-1)
         return logits, None if critic_inputs is None else self.value(critic_inputs)

@@ -68,6 +68,7 @@ from agents.neural import ActorCritic, load_checkpoint, network_from_checkpoint,
 from evaluate.report import check_writable
 from train.acting import COMPUTE_DTYPES, ENGINES, Rollout, autocast, critic_size, game_engine, make_actor
 from train.configs import DEFAULTS
+from train.policy_terms import mask_offsets, policy_terms
 from train.evaluating import EvalProcess, elo_ratings, evaluate_policy  # noqa: F401 - elo_ratings: public here too
 
 
@@ -338,12 +339,13 @@ class Trainer:
         # (autocast would cast them to it anyway).
         dtype = COMPUTE_DTYPES[args.compute_dtype]
         observations = torch.from_numpy(rollout.observations[keep]).to(dtype)
-        masks = torch.from_numpy(rollout.masks[keep])
+        offsets = mask_offsets(torch.from_numpy(rollout.masks[keep]))  # the masks, once for all minibatches
         critic_inputs = torch.from_numpy(rollout.critic_inputs[keep]).to(dtype) if self.network.critic else None
         actions = torch.from_numpy(rollout.actions[keep])
         teacher_actions = torch.from_numpy(rollout.teacher_actions[keep])
         # The teacher labels all the learner's decisions of a rollout or none (its flag comes with the weights).
         imitating = self.teacher_coef > 0 and bool((teacher_actions >= 0).all())
+        chosen = torch.stack([actions, teacher_actions], 1) if imitating else actions[:, None]
         old_log_probs = torch.from_numpy(rollout.log_probs[keep])
         old_values = rollout.values[keep]
         advantages = torch.from_numpy(advantages[keep]).float()
@@ -356,11 +358,14 @@ class Trainer:
             for start in range(0, size - minibatch + 1, minibatch):
                 idx = order[start:start + minibatch]
                 with autocast(args.compute_dtype):  # index_select: 6x faster than [idx] on rows
-                    logits, values = self.network(observations.index_select(0, idx), masks.index_select(0, idx),
-                                                  None if critic_inputs is None else critic_inputs.index_select(0, idx))
-                logits, values = logits.float(), values.float()  # the losses in float32
-                log_probs = logits.log_softmax(-1)  # by hand: torch.distributions adds overhead here
-                log_ratio = log_probs.gather(1, actions[idx, None]).squeeze(1) - old_log_probs[idx]
+                    logits, values = self.network.heads(
+                        observations.index_select(0, idx),
+                        None if critic_inputs is None else critic_inputs.index_select(0, idx))
+                values = values.float()  # the losses in float32
+                # The chosen actions' log-probabilities (and the teacher's) and the entropy, masked,
+                # in float32, in one fused step (torch.distributions adds overhead here).
+                log_probs, entropies = policy_terms(logits, offsets.index_select(0, idx), chosen.index_select(0, idx))
+                log_ratio = log_probs[:, 0] - old_log_probs[idx]
                 ratio = log_ratio.exp()
                 with torch.no_grad():
                     approx_kl = ((ratio - 1) - log_ratio).mean()
@@ -370,12 +375,10 @@ class Trainer:
                 policy_loss = torch.max(-adv * ratio,
                                         -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
                 value_loss = 0.5 * (values - targets[idx]).square().mean()
-                # softmax, not log_probs.exp(): the fused kernel is many times faster on CPU.
-                # Masked actions add exactly 0: probability 0 times a finite log-probability (MASKED_LOGIT).
-                entropy = -(logits.softmax(-1) * log_probs).sum(-1).mean()
+                entropy = entropies.mean()
                 loss = policy_loss - args.ent_coef * entropy + args.vf_coef * value_loss
                 if imitating:  # kickstarting: cross-entropy to the teacher's choices
-                    imitation = -log_probs.gather(1, teacher_actions[idx, None]).mean()
+                    imitation = -log_probs[:, 1].mean()
                     loss = loss + self.teacher_coef * imitation
                 if not torch.isfinite(loss):  # before the step: the weights are still the last good ones
                     raise FloatingPointError(f"non-finite loss (policy {policy_loss.item():.3g}, "
