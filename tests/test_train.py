@@ -18,6 +18,7 @@ from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, save_check
 from agents.policy import RandomPolicy
 import card_envs
 from card_envs.vector import VectorGames
+from train import acting
 from train.acting import Collector, Rollout, critic_inputs, critic_size
 from train.configs import DEFAULTS
 from train.ppo import Args, Trainer, elo_ratings, main, parse_args, seat_gae, start
@@ -278,7 +279,7 @@ def test_a_resumed_time_limited_run_goes_on_with_its_clock_and_schedules(tmp_pat
     (["--env-config", '{"num_players": 9}'], "num_players"),
     (["--resume"], "--resume needs --run-name"),
     (["--critic", "oracle"], "--critic must be 'observation' or 'state'"),
-    (["--compute-dtype", "float16"], "--compute-dtype must be one of float32, bfloat16, got 'float16'"),
+    (["--compute-dtype", "float16"], "--compute-dtype must be one of float32, bfloat16, auto; got 'float16'"),
 ])
 def test_bad_arguments_get_a_clear_error(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as exit_info:
@@ -391,3 +392,18 @@ def test_periodic_evaluation_logs_an_elo_and_plays_the_baselines_match_once(tmp_
     played = dict(trainer.baseline_results)
     trainer.evaluate(10)
     assert trainer.baseline_results == played
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_compute_dtype_auto_is_bfloat16_only_where_the_cpu_has_it(tmp_path, monkeypatch, native):
+    """3 Piles' default, "auto": emulated bfloat16 (an AVX2-only CPU) is 6x slower than float32,
+    so it is used only with native bf16; the run records what it resolved to, and a resume keeps it."""
+    monkeypatch.setattr(acting, "native_bfloat16", lambda: native)
+    assert DEFAULTS["three_piles_v0"]["compute_dtype"] == "auto"
+    trainer = start(tiny_args(tmp_path, compute_dtype="auto", total_steps=1024), set())
+    expected = "bfloat16" if native else "float32"
+    assert trainer.args.compute_dtype == expected
+    trainer.train()
+    monkeypatch.setattr(acting, "native_bfloat16", lambda: not native)
+    resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True), {"run_name", "resume"})
+    assert resumed.args.compute_dtype == expected

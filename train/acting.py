@@ -30,13 +30,35 @@ from card_envs.vector import VectorGames
 
 
 ENGINES = ("auto", "batch", "reference")
-COMPUTE_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}
+COMPUTE_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}  # and "auto", resolved at start
+
+
+def native_bfloat16() -> bool:
+    """Whether this CPU multiplies bfloat16 matrices in hardware (AVX512-BF16 or AMX). Elsewhere,
+    e.g. on an AVX2-only CPU, oneDNN emulates them: 6x slower than float32, not faster. torch has
+    no public query for this; its private ones are used where they exist."""
+    checks = [getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported")]
+    return any(check() for check in checks if check is not None)
+
+
+def resolve_compute_dtype(compute_dtype: str) -> str:
+    """"float32" or "bfloat16", as ``--compute-dtype`` asks; "auto" is bfloat16 where the CPU has
+    native bf16 matrix products, else float32."""
+    if compute_dtype != "auto":
+        return compute_dtype
+    return "bfloat16" if native_bfloat16() else "float32"
+
+
+def torch_dtype(compute_dtype: str) -> torch.dtype:
+    """The torch dtype of ``--compute-dtype`` ("auto" resolved)."""
+    return COMPUTE_DTYPES[resolve_compute_dtype(compute_dtype)]
 
 
 def autocast(compute_dtype: str):
     """The network's matrix products in ``compute_dtype`` (``--compute-dtype``): CPU autocast to
     bfloat16, or nothing for float32."""
-    return torch.autocast("cpu", dtype=COMPUTE_DTYPES[compute_dtype], enabled=compute_dtype != "float32")
+    dtype = torch_dtype(compute_dtype)
+    return torch.autocast("cpu", dtype=dtype, enabled=dtype != torch.float32)
 
 
 def game_engine(env_id: str, engine: str) -> str:
@@ -216,10 +238,10 @@ class Collector:
         self.network = ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden), self.critic)
         # The copy that acts, in the compute dtype: the same products as the learner's autocast
         # (weights, inputs and outputs rounded to bfloat16), without re-casting the weights each step.
-        self.dtype = COMPUTE_DTYPES[args.compute_dtype]
+        self.dtype = torch_dtype(args.compute_dtype)
         self.acting = self.network if self.dtype == torch.float32 else copy.deepcopy(self.network).to(self.dtype)
         self.pool = OpponentPool(game, tuple(args.opponents), args.pool_size, tuple(args.hidden), self.critic,
-                                 COMPUTE_DTYPES[args.compute_dtype])
+                                 self.dtype)
         for state in pool_states:
             self.pool.add_snapshot(state)
         # --teacher: the scripted agent whose choices the learner is also trained to imitate; it

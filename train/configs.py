@@ -25,11 +25,11 @@ KICKSTARTED = {**HOUR, "hidden": (256, 256), "teacher": "heuristic", "teacher_co
 DEFAULTS: dict[str, dict[str, Any]] = {
     # Trained on the result (+1 / 0 / -1): the score difference learned no faster and plateaued
     # at parity with the scripted agent. Three games in four against the pool. bfloat16 matrix
-    # products: on a CPU with AVX512-BF16 or AMX the learner's update is 1.5-2x faster, which with
-    # the batched engine doubles the steps an hour trains (on an older CPU, --compute-dtype float32
-    # may be faster).
+    # products where the CPU has them (AVX512-BF16 or AMX): the learner's update is 1.5-2x faster,
+    # which with the batched engine doubles the steps an hour trains; float32 elsewhere (on an
+    # AVX2-only CPU, emulated bfloat16 is 6x slower than float32).
     "three_piles_v0": {**HOUR, "hidden": (128, 128), "update_epochs": 2, "num_minibatches": 4,
-                       "opponent_share": 0.75, "opponents": ("heuristic",), "compute_dtype": "bfloat16"},
+                       "opponent_share": 0.75, "opponents": ("heuristic",), "compute_dtype": "auto"},
     # The learner's network plays both seats of its team; the pool (the scripted agent, random and
     # past snapshots) the other team in three games in four. Random is in the pool: trained against
     # the scripted agent alone, a 12-minute run beat random in only 76% of games.

@@ -66,7 +66,8 @@ import card_envs
 from agents import make_policy, named_bots_text, opponent_names, policy_names
 from agents.neural import ActorCritic, load_checkpoint, network_from_checkpoint, save_checkpoint
 from evaluate.report import check_writable
-from train.acting import COMPUTE_DTYPES, ENGINES, Rollout, autocast, critic_size, game_engine, make_actor
+from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, autocast, critic_size, game_engine, make_actor,
+                          resolve_compute_dtype, torch_dtype)
 from train.configs import DEFAULTS
 from train.policy_terms import mask_offsets, policy_terms
 from train.evaluating import EvalProcess, elo_ratings, evaluate_policy  # noqa: F401 - elo_ratings: public here too
@@ -125,9 +126,10 @@ class Args:
                               "card_envs.batch: three_piles_v0, piles_v0), 'reference' (the rules engines) "
                               "or 'auto' (batch where the game has one and numba is installed)")
     compute_dtype: str = arg("float32", "the network's matrix products in training (the learner's updates and the "
-                                        "actor's forward passes): 'float32' or 'bfloat16' (CPU autocast, faster only "
-                                        "where the CPU has native bf16, e.g. AVX512-BF16; weights, optimizer and "
-                                        "losses stay float32; evaluation is always float32)")
+                                        "actor's forward passes): 'float32', 'bfloat16' (CPU autocast, faster only "
+                                        "where the CPU has native bf16, AVX512-BF16 or AMX, and 6x slower where it "
+                                        "does not) or 'auto' (bfloat16 where the CPU has native bf16, else float32); "
+                                        "weights, optimizer and losses stay float32; evaluation is always float32")
     threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow)")
     resume: bool = arg(False, "continue run_name from its latest checkpoint")
     progress: bool = arg(True, "show a progress bar")
@@ -146,8 +148,9 @@ class Args:
                     raise ValueError(f"{_flag(name)} must be {rule}, got {getattr(self, name)}")
         if self.critic not in ("observation", "state"):
             raise ValueError(f"--critic must be 'observation' or 'state', got {self.critic!r}")
-        if self.compute_dtype not in COMPUTE_DTYPES:
-            raise ValueError(f"--compute-dtype must be one of {', '.join(COMPUTE_DTYPES)}, got {self.compute_dtype!r}")
+        if self.compute_dtype not in (*COMPUTE_DTYPES, "auto"):
+            raise ValueError(f"--compute-dtype must be one of {', '.join(COMPUTE_DTYPES)}, auto; "
+                             f"got {self.compute_dtype!r}")
         if self.engine not in ENGINES:
             raise ValueError(f"--engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
         if self.engine == "batch":
@@ -337,7 +340,7 @@ class Trainer:
         keep = rollout.learner
         # Inputs in the compute dtype once: the minibatches then gather half the bytes in bfloat16
         # (autocast would cast them to it anyway).
-        dtype = COMPUTE_DTYPES[args.compute_dtype]
+        dtype = torch_dtype(args.compute_dtype)
         observations = torch.from_numpy(rollout.observations[keep]).to(dtype)
         offsets = mask_offsets(torch.from_numpy(rollout.masks[keep]))  # the masks, once for all minibatches
         critic_inputs = torch.from_numpy(rollout.critic_inputs[keep]).to(dtype) if self.network.critic else None
@@ -609,7 +612,9 @@ def start(args: Args, given: set[str]) -> Trainer:
             raise ValueError(f"run {args.run_name!r} already has checkpoints; use --resume to continue it "
                              "or another --run-name")
         args.validate()
-        args.engine = game_engine(args.env_id, args.engine)  # what ran, in the checkpoints and the log
+        # What runs, in the checkpoints and the log.
+        args.engine = game_engine(args.env_id, args.engine)
+        args.compute_dtype = resolve_compute_dtype(args.compute_dtype)
         check_writable(Path(args.runs_dir) / args.run_name)
         return Trainer(args)
     if not args.run_name:
@@ -626,11 +631,13 @@ def start(args: Args, given: set[str]) -> Trainer:
     load_checkpoint(path, args.env_id if "env_id" in given else saved["env_id"])
     # The saved arguments win, except what may change on a resume.
     overrides = {k: getattr(args, k) for k in ("total_steps", "max_minutes", "eval_every", "eval_process",
-                                               "checkpoint_every", "progress", "threads", "engine") if k in given}
+                                               "checkpoint_every", "progress", "threads", "engine", "compute_dtype")
+                 if k in given}
     resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
                       **overrides, "resume": True, "runs_dir": args.runs_dir})
     resumed.validate()
     resumed.engine = game_engine(resumed.env_id, resumed.engine)
+    resumed.compute_dtype = resolve_compute_dtype(resumed.compute_dtype)
     check_writable(path.parent)
     return Trainer(resumed, checkpoint)
 
