@@ -29,13 +29,16 @@ def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tm
     """To the learner (kill), or to the whole process group as a terminal's Ctrl-C, `timeout` or
     a job scheduler send it: the children ignore it and the learner stops them."""
     command = [sys.executable, "-m", "train", "--run-name", "stopped", "--runs-dir", str(tmp_path), *TINY]
-    # --eval-every: an evaluator process runs beside the actor, and must go too
-    process = subprocess.Popen(command + ["--total-steps", "100000000", "--eval-every", "256"], cwd=ROOT, text=True,
+    # --eval-every: an evaluator process runs beside the actor, and must go too; --checkpoint-every:
+    # a checkpoint at every update, so the signal comes after the first update (the actor's start
+    # takes seconds on a slow machine) and may fall while one is being written
+    process = subprocess.Popen(command + ["--total-steps", "100000000", "--eval-every", "256",
+                                          "--checkpoint-every", "256"], cwd=ROOT, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=to_group)
-    deadline = time.time() + 60
-    while not (tmp_path / "stopped").glob("events.out.tfevents.*") and time.time() < deadline:
+    deadline = time.time() + 90
+    while not list((tmp_path / "stopped" / "checkpoints").glob("step_*.pt")) and time.time() < deadline:
         time.sleep(0.1)
-    time.sleep(3)  # a few updates in
+    time.sleep(1)  # a few updates in
     while len(actors := children_of(process.pid)) < 2 and time.time() < deadline + 30:
         time.sleep(0.2)
     assert len(actors) >= 2, "the default run plays in a second process and evaluates in a third"
