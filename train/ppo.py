@@ -602,6 +602,13 @@ def hyperparameter_table(args: Args) -> str:
     return f"|param|value|\n|-|-|\n{rows}"
 
 
+def resolve_auto(args: Args) -> None:
+    """``--engine auto`` and ``--compute-dtype auto`` made what this machine runs, as the
+    checkpoints and the log record it (a resume keeps it unless the flag is given)."""
+    args.engine = game_engine(args.env_id, args.engine)
+    args.compute_dtype = resolve_compute_dtype(args.compute_dtype)
+
+
 def start(args: Args, given: set[str]) -> Trainer:
     """A new Trainer, or one resumed from ``runs/<run_name>/checkpoints/latest.pt``; ValueError
     (or FileNotFoundError) on a bad argument, before anything is trained."""
@@ -612,9 +619,7 @@ def start(args: Args, given: set[str]) -> Trainer:
             raise ValueError(f"run {args.run_name!r} already has checkpoints; use --resume to continue it "
                              "or another --run-name")
         args.validate()
-        # What runs, in the checkpoints and the log.
-        args.engine = game_engine(args.env_id, args.engine)
-        args.compute_dtype = resolve_compute_dtype(args.compute_dtype)
+        resolve_auto(args)
         check_writable(Path(args.runs_dir) / args.run_name)
         return Trainer(args)
     if not args.run_name:
@@ -636,8 +641,7 @@ def start(args: Args, given: set[str]) -> Trainer:
     resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
                       **overrides, "resume": True, "runs_dir": args.runs_dir})
     resumed.validate()
-    resumed.engine = game_engine(resumed.env_id, resumed.engine)
-    resumed.compute_dtype = resolve_compute_dtype(resumed.compute_dtype)
+    resolve_auto(resumed)
     check_writable(path.parent)
     return Trainer(resumed, checkpoint)
 
