@@ -39,40 +39,14 @@ from card_envs.games.illimat.rules import (
     HARVEST, HARVEST_VALUES, IS_FOOL, ITEMS, MAIDEN, MULTIPLE_CODE, NUM_CARDS, NUM_FIELDS, PAIR_VALUES, PARTNER,
     PASSIVE_VALUE, RAKE_CARD, RAKE_SOW, RANK, SEASON, SEASON0, SOW, SPRING, STOCKPILE, SUIT, SUMMER, SWAP,
     SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, IllimatGame)
-from card_envs.games.illimat.groups import groups_totalling
+from card_envs.games.illimat.groups import groups_totalling, heaviest_packing
 
-NODE_BUDGET = 3000  # search nodes per best-set query: fields are small, this only guards extremes
 PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves many turns' decisions
 
 
 def weight(card: int) -> float:
     """What a card is worth in one's own harvest pile."""
     return 1.0 + 0.6 * (SUIT[card] == SUMMER) - 0.8 * (SUIT[card] == WINTER) + 1.5 * IS_FOOL[card]
-
-
-def _best_packing(groups_by_bit, weights, required: int, n_bits: int) -> tuple[float, int]:
-    """Heaviest union of disjoint groups covering `required` (a bitmask); (weight, mask)."""
-    budget = [NODE_BUDGET]
-    best = [-1e9, 0]
-
-    def rec(bit: int, used: int, total: float) -> None:
-        budget[0] -= 1
-        if budget[0] < 0:
-            return
-        while bit < n_bits and used >> bit & 1:
-            bit += 1
-        if bit >= n_bits:
-            if used & required == required and total > best[0]:
-                best[0], best[1] = total, used
-            return
-        for g in groups_by_bit[bit]:
-            if not g & used:
-                rec(bit + 1, used | g, total + sum(weights[i] for i in range(n_bits) if g >> i & 1))
-        if not required >> bit & 1:
-            rec(bit + 1, used, total)
-
-    rec(0, 0, 0.0)
-    return best[0], best[1]
 
 
 class IllimatHeuristic(Policy):
@@ -156,7 +130,7 @@ class IllimatHeuristic(Policy):
                         by_bit = groups_totalling(v, codes, 0)
                         if not any(by_bit):
                             continue
-                        gain, mask = _best_packing(by_bit, weights, 0, n)
+                        gain, mask = heaviest_packing(by_bit, weights, 0, n)
                         if mask == 0:
                             continue
                         played = weight(c) + (weight(partner) if partner >= 0 else 0.0)
@@ -169,7 +143,7 @@ class IllimatHeuristic(Policy):
                         active = 1 << n
                         if not by_bit[n]:
                             continue
-                        gain, mask = _best_packing(by_bit, weights + [weight(c)], active, n + 1)
+                        gain, mask = heaviest_packing(by_bit, weights + [weight(c)], active, n + 1)
                         if mask & ~active == 0:
                             continue
                         score = 0.7 * gain * (1.0 - self._steal_chance(s, T)) - 0.3

@@ -272,3 +272,33 @@ def groups_totalling(target: int, codes: tuple[int, ...], active: int, budget: i
         rec(0, target, 0)
     groups = sorted(set(found))
     return [[g for g in groups if g >> b & 1] for b in range(len(values))]
+
+
+def heaviest_packing(groups_by_bit: list[list[int]], weights, required: int, n_bits: int,
+                     budget: int = 3_000) -> tuple[float, int]:
+    """The heaviest union of disjoint groups (bitmasks, as `groups_totalling` lists them) that
+    covers every bit of `required`: (its weight, its mask), or (-1e9, 0) when none was found.
+    Exponential like `groups_totalling`, so bounded the same way: after `budget` nodes it answers
+    with the best union found so far (on ordinary fields the search ends long before)."""
+    nodes = [budget]
+    best = [-1e9, 0]
+    group_weight = {g: sum(weights[i] for i in range(n_bits) if g >> i & 1) for gs in groups_by_bit for g in gs}
+
+    def rec(bit: int, used: int, total: float) -> None:
+        nodes[0] -= 1
+        if nodes[0] < 0:
+            return
+        while bit < n_bits and used >> bit & 1:
+            bit += 1
+        if bit >= n_bits:
+            if used & required == required and total > best[0]:
+                best[0], best[1] = total, used
+            return
+        for g in groups_by_bit[bit]:
+            if not g & used:
+                rec(bit + 1, used | g, total + group_weight[g])
+        if not required >> bit & 1:
+            rec(bit + 1, used, total)
+
+    rec(0, 0, 0.0)
+    return best[0], best[1]

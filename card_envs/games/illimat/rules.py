@@ -28,6 +28,7 @@ from card_envs.core.layout import Layout, Piece
 from card_envs.core.rewards import check_reward_mode, rank_returns, score_returns
 from card_envs.core.snapshot import show
 from card_envs.games.illimat.groups import MULTIPLE_CODE, NUM_KINDS, coverable, one_group_totals
+from card_envs.games.illimat.harvest_features import HARVEST_PIECES, harvest_features
 
 # ----- cards, seasons, Luminaries -------------------------------------------------------------
 NUM_CARDS = 65  # 5 suits x 13; the Stars (suit 4) are out of play in 1st-edition 2-3 player games
@@ -183,7 +184,7 @@ def state_layout(n: int, convergence: bool = False) -> Layout:
     ] + ([CONVERGED_PIECE] if convergence else []))
 
 
-def observation_layout(n: int, convergence: bool = False) -> Layout:
+def observation_layout(n: int, convergence: bool = False, harvest: bool = False) -> Layout:
     """What one seat sees; seats are relative (0 = the observer, 1 = next to play, ...)."""
     return Layout([
         Piece("hand", (NUM_CARDS,), "1 where the card is in the observer's hand"),
@@ -203,7 +204,7 @@ def observation_layout(n: int, convergence: bool = False) -> Layout:
         Piece("round", (1,), "round index / rounds"),
         Piece("to_move", (n,), "1 at the seat to decide (relative seats)"),
         *MOVE_PIECES,
-    ] + ([CONVERGED_PIECE] if convergence else []))
+    ] + ([CONVERGED_PIECE] if convergence else []) + (list(HARVEST_PIECES) if harvest else []))
 
 
 _SHARED = ("loose", "stockpiled", "single_key", "multiple_key", "seasons", "luminary_up", "luminary_down",
@@ -236,11 +237,12 @@ class IllimatGame(Game):
 
     def __init__(self, num_players: int = 2, luminaries: bool = True, stars_always: bool = False,
                  target_score: int = 17, rounds: int = 20, reward: str = "win",
-                 harmonic_convergence: bool = False, full_harvest: bool = False):
+                 harmonic_convergence: bool = False, full_harvest: bool = False, harvest_features: bool = False):
         if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
             raise ValueError(f"num_players={num_players!r} is not supported; use 2 (default), 3 or 4")
         for arg, value in (("luminaries", luminaries), ("stars_always", stars_always),
-                           ("harmonic_convergence", harmonic_convergence), ("full_harvest", full_harvest)):
+                           ("harmonic_convergence", harmonic_convergence), ("full_harvest", full_harvest),
+                           ("harvest_features", harvest_features)):
             if not isinstance(value, bool):
                 raise ValueError(f"{arg}={value!r} must be True or False")
         if not isinstance(target_score, int) or isinstance(target_score, bool) or not 1 <= target_score <= 100:
@@ -252,11 +254,12 @@ class IllimatGame(Game):
         self.target_score, self.rounds = target_score, rounds
         self.reward = check_reward_mode(reward)
         self.harmonic_convergence, self.full_harvest = harmonic_convergence, full_harvest
+        self.harvest_features = harvest_features  # observation only: the rules do not change
         self.sum_mask = WIDE_SUM_MASK if full_harvest else SUM_MASK
         self.deck_cards = NUM_CARDS if (stars_always or n == 4) else 52
         self.num_actions = NUM_ACTIONS
         self.state_layout = state_layout(n, harmonic_convergence)
-        self.observation_layout = observation_layout(n, harmonic_convergence)
+        self.observation_layout = observation_layout(n, harmonic_convergence, harvest_features)
         # Decisions per round: at most 14 per turn plus one per item picked, at most (deck - 12)
         # turns, at most 2 * deck items picked, at most 5 claim decisions (package docstring).
         d = self.deck_cards
@@ -278,7 +281,8 @@ class IllimatGame(Game):
         return {"num_players": self.num_players, "luminaries": self.luminaries,
                 "stars_always": self.stars_always, "target_score": self.target_score,
                 "rounds": self.rounds, "reward": self.reward,
-                "harmonic_convergence": self.harmonic_convergence, "full_harvest": self.full_harvest}
+                "harmonic_convergence": self.harmonic_convergence, "full_harvest": self.full_harvest,
+                "harvest_features": self.harvest_features}
 
     def new_state(self, rng: np.random.Generator) -> "IllimatState":
         state = IllimatState(self)
@@ -404,7 +408,10 @@ class IllimatState(State):
         return score_returns(self.match_scores, self.game.score_high - self.game.score_low)
 
     def observation(self, player: int) -> np.ndarray:
-        return self.features.take(self.game._gathers[player])
+        obs = self.features.take(self.game._gathers[player])
+        if self.game.harvest_features:
+            obs = np.concatenate([obs, harvest_features(self, player, HARVEST_VALUES)])
+        return obs
 
     def state_tensor(self) -> np.ndarray:
         return self.features.copy()
