@@ -181,7 +181,7 @@ where harvesting is not allowed (Winter without the Maiden). The Union's pairs a
 not in them. They cost a subset search whenever a field changes: observations are about 3.5x
 slower (17k against 5k decisions/s of random play). An hour's kickstarted run with them
 (`--teacher heuristic` for half the run, then PPO against the scripted agent) agreed with 0.58-0.60
-of its choices at 2.2M steps (0.56 at 2.5M without them), chose its card in 25% of turns and won
+of its choices at 2.2M steps (0.56 at 2.5M without them), made its turn decision (the card to play) in 25% of positions and won
 0.001 of 2,000 games against it (1.000 against random): they did not unlock the card choice.
 
 Everything on the board is public: loose cards, stockpiles (their cards, value and kind; cards of
