@@ -4,6 +4,8 @@ the learner, logged at the step whose weights were played, and never pausing the
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -92,3 +94,33 @@ def test_the_policy_holds_every_seat_of_its_team():
     mine, other = make_policy("heuristic", game), make_policy("random", game)
     expected = rotated_match(game, [mine, other, other], 10, seed=5)[:, 0]
     assert (team_match(game, mine, other, 10, seed=5) == expected).all() and len(expected) == 30
+
+
+STOPPED_IN_A_CALLBACK = """
+import ctypes, os, sys, time
+from train import evaluating
+{install}
+
+def inside():  # the signal is handled in here, inside a C callback (as numba's compiler calls back)
+    os.kill(os.getpid(), evaluating.STOP)
+    start = time.time()
+    while time.time() - start < 0.5:
+        pass
+
+ctypes.CFUNCTYPE(None)(inside)()
+time.sleep(5)
+print("still running")
+"""
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_stop_inside_a_c_callback_still_stops_the_evaluator_quietly(fixed):
+    """The evaluator's SystemExit on STOP cannot leave a C callback: Python prints it as ignored,
+    with a traceback, and goes on (seen when the signal hit numba compiling). The handler sends
+    the signal again so that it is handled outside; the plain handler shows the failure."""
+    install = ("evaluating.install_stop_handler()" if fixed else
+               "import signal; signal.signal(evaluating.STOP, evaluating._exit_on_stop)")
+    run = subprocess.run([sys.executable, "-c", STOPPED_IN_A_CALLBACK.format(install=install)],
+                         capture_output=True, text=True, timeout=60)
+    stopped_quietly = run.returncode == 0 and "still running" not in run.stdout and "Traceback" not in run.stderr
+    assert stopped_quietly == fixed, (run.returncode, run.stdout, run.stderr)

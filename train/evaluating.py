@@ -17,6 +17,7 @@ import os
 import queue
 import signal
 import sys
+import threading
 
 import numpy as np
 import torch
@@ -137,11 +138,32 @@ class EvalProcess:
         self.process.join(timeout=10)
 
 
+def _exit_on_stop(signum, frame) -> None:
+    sys.exit(0)
+
+
+def _redeliver_stop(unraisable) -> None:
+    """A `STOP` that lands inside a C callback (numba compiling through llvmlite calls back into
+    Python) raises its SystemExit where it cannot propagate: Python prints it with a traceback as
+    "ignored" and carries on. Send the signal again a moment later instead, from a thread (sent
+    now, it would be handled inside this hook, still in the callback): by then the callback has
+    returned. Anything else goes to the default hook."""
+    if isinstance(unraisable.exc_value, SystemExit):
+        threading.Timer(0.05, os.kill, (os.getpid(), STOP)).start()
+    else:
+        sys.__unraisablehook__(unraisable)
+
+
+def install_stop_handler() -> None:
+    """On `STOP` (from `close`), unwind: killed outright, the child leaves a semaphore behind and
+    the resource tracker warns of it when the run ends."""
+    signal.signal(STOP, _exit_on_stop)
+    sys.unraisablehook = _redeliver_stop
+
+
 def _evaluator_main(env_id, env_config, spec, deals, jobs, done) -> None:
     os.nice(NICENESS)
-    # On `STOP` (from `close`), unwind: killed outright, the child leaves a semaphore behind and
-    # the resource tracker warns of it when the run ends.
-    signal.signal(STOP, lambda signum, frame: sys.exit(0))
+    install_stop_handler()
     torch.set_num_threads(1)
     import card_envs
 
