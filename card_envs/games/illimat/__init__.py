@@ -178,8 +178,8 @@ public board and the observer's own hand (`card_envs/games/illimat/harvest_featu
 `harvest_clears` (4, 14), 1 where it can empty the field; `hand_harvest` and `hand_clears`
 (4, 65), the same read for each card of the observer's hand (a Fool: the better of 1 and 14), 0
 where harvesting is not allowed (Winter without the Maiden). The Union's pairs and stockpiles are
-not in them. They cost a subset search whenever a field changes: observations are about 3.5x
-slower (17k against 5k decisions/s of random play). An hour's kickstarted run with them
+not in them. They cost a subset search whenever a field changes: random play runs about 3x
+slower with them (5.1-5.3k against 13.6-17.5k decisions/s, two runs). An hour's kickstarted run with them
 (`--teacher heuristic` for half the run, then PPO against the scripted agent) agreed with 0.58-0.60
 of its choices at 2.2M steps (0.56 at 2.5M without them), made its turn decision (the card to play) in 25% of positions and won
 0.001 of 2,000 games against it (1.000 against random): they did not unlock the card choice in

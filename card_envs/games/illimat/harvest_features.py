@@ -43,25 +43,20 @@ SIZE = sum(p.size for p in HARVEST_PIECES)
 
 
 @lru_cache(maxsize=1 << 15)
-def field_table(items: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+def field_table(items: tuple[tuple[int, int], ...], reachable: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     """For a field given as (code, cards) per item (`groups` codes): per value 1..14, the most
-    cards one harvest takes and whether it can take every item. Cached: it depends on nothing else,
-    and a field changes only when a turn plays into it."""
+    cards one harvest takes and whether it can take every item. `reachable`: bit v set when some
+    item or group makes v (the engine's field sums, `IllimatState._field_sums`): the search runs
+    only for those. Cached: it depends on nothing else, and a field changes only when a turn
+    plays into it."""
     codes = tuple(code for code, _ in items)
     weights = [cards for _, cards in items]
     plain = counts_of(code for code in codes if code < MULTIPLE_CODE)
     multiples = [code - MULTIPLE_CODE for code in codes if code >= MULTIPLE_CODE]
     total = sum(weights)
-    reach = one_value = 0  # bit v: some group of plain items totals v / a multiple stockpile is worth v
-    for code in codes:
-        if code >= MULTIPLE_CODE:
-            one_value |= 1 << (code - MULTIPLE_CODE)
-        else:
-            reach |= reach << (code or 1) | reach << 14 * (code == 0) | 1 << (code or 1) | (code == 0) << 14
-    reach |= one_value
     taken, clears = [], []
     for v in range(1, MAX_VALUE + 1):
-        if not reach >> v & 1:
+        if not reachable >> v & 1:
             taken.append(0)
             clears.append(False)
             continue
@@ -85,7 +80,9 @@ def harvest_features(state, player: int, harvest_values) -> np.ndarray:
     hand_at, hand_clears_at = 2 * NUM_FIELDS * MAX_VALUE, 2 * NUM_FIELDS * MAX_VALUE + NUM_FIELDS * NUM_CARDS
     hand = state.hands[player]
     for f in range(NUM_FIELDS):
-        taken, empties = field_table(tuple((code, len(pile[3]) if pile else 1) for _, code, pile in state.items(f)))
+        sums, multiples = state._field_sums(f)
+        items = tuple((code, len(pile[3]) if pile else 1) for _, code, pile in state.items(f))
+        taken, empties = field_table(items, sums | multiples)
         out[cards_at + f * MAX_VALUE:cards_at + (f + 1) * MAX_VALUE] = taken
         out[clears_at + f * MAX_VALUE:clears_at + (f + 1) * MAX_VALUE] = empties
         if not state._harvest_allowed(f):
