@@ -70,6 +70,7 @@ from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, autocast, critic_siz
                           resolve_compute_dtype, torch_dtype)
 from train.configs import DEFAULTS
 from train.policy_terms import mask_offsets, policy_terms
+from train.pretrain import clone, play_teacher
 from train.evaluating import EvalProcess, elo_ratings, evaluate_policy  # noqa: F401 - elo_ratings: public here too
 
 
@@ -113,6 +114,10 @@ class Args:
     teacher_coef: float = arg(1.0, "the imitation term's weight at the start, decaying linearly to 0 at --teacher-until")
     teacher_until: float = arg(0.25, "the fraction of the run (of total_steps or max_minutes, whichever ends it, as for "
                                      "the learning rate) at which the imitation weight reaches 0 and the teacher stops")
+    pretrain_games: int = arg(0, "behaviour cloning before PPO: the teacher (--teacher) plays this many games against "
+                                 "itself and the network is fitted to its choices, the value head to the results "
+                                 "(train/pretrain.py; the time counts toward --max-minutes; 0: none)")
+    pretrain_epochs: int = arg(10, "passes over the teacher's decisions when cloning (--pretrain-games)")
     snapshot_every: int = arg(25, "updates between frozen snapshots added to the pool")
     pool_size: int = arg(4, "frozen snapshots kept in the pool (oldest dropped)")
     eval_every: int = arg(500_000, "steps between evaluations (0: only at the end)")
@@ -159,6 +164,8 @@ class Args:
             if self.env_id not in batch.ENGINES:
                 raise ValueError(f"--engine batch: {self.env_id} has no batched engine; the games with one are "
                                  f"{', '.join(batch.ENGINES)} (use --engine reference)")
+        if self.pretrain_games and not self.teacher:
+            raise ValueError("--pretrain-games clones the teacher's games: it needs --teacher (e.g. --teacher heuristic)")
         if self.actors not in (0, 1):
             raise ValueError(f"--actors must be 0 or 1, got {self.actors}")
         if not self.hidden or min(self.hidden) < 1:
@@ -182,9 +189,10 @@ class Args:
 # (fields, test, rule): what `Args.validate` requires of numeric arguments beyond being finite.
 _LIMITS = [
     (("total_steps", "num_games", "num_steps", "update_epochs", "num_minibatches", "snapshot_every",
-      "eval_deals", "final_eval_deals", "checkpoint_every", "threads"), lambda v: v >= 1, "at least 1"),
+      "eval_deals", "final_eval_deals", "checkpoint_every", "threads", "pretrain_epochs"), lambda v: v >= 1,
+     "at least 1"),
     (("learning_rate", "clip_coef", "max_grad_norm"), lambda v: v > 0, "> 0"),
-    (("seed", "max_minutes", "eval_every", "pool_size", "ent_coef", "vf_coef", "teacher_coef"),
+    (("seed", "max_minutes", "eval_every", "pool_size", "ent_coef", "vf_coef", "teacher_coef", "pretrain_games"),
      lambda v: v >= 0, ">= 0"),
     (("gamma", "gae_lambda", "opponent_share", "teacher_until"), lambda v: 0 <= v <= 1, "in [0, 1]"),
 ]
@@ -443,7 +451,26 @@ class Trainer:
         self.last_eval = checkpoint.get("eval", {})
 
     # ----- main loop --------------------------------------------------------------------
+    def pretrain(self, writer=None) -> None:
+        """``--pretrain-games``: fit the network to the teacher's own games before the first
+        update (`train.pretrain`); its time counts toward ``--max-minutes``."""
+        args, began = self.args, time.perf_counter()
+        stopping = lambda: self.stop_requested is not None  # noqa: E731 - Ctrl-C: go on to the checkpoint
+        demos = play_teacher(self.game, make_policy(args.teacher, self.game), args.pretrain_games, args.seed,
+                             args.gamma, args.progress, stopping)
+        history = clone(self.network, demos, args.pretrain_epochs, args.seed, args.vf_coef, args.progress, stopping)
+        self.trained_seconds += time.perf_counter() - began
+        if writer is not None:
+            for epoch, values in enumerate(history):
+                for name, value in values.items():
+                    writer.add_scalar(f"pretrain/{name}", value, epoch)
+        if args.progress and history:
+            print(f"cloned {len(demos):,} decisions of {args.teacher}'s games in {time.perf_counter() - began:.0f} s: "
+                  f"held-out agreement {history[-1]['held_out_agreement']:.3f}")
+
     def train(self, writer=None) -> dict[str, float]:
+        if self.args.pretrain_games and self.update == 0:
+            self.pretrain(writer)
         self._follow_schedules()  # a run resumed after its teaching ended must not start labelling
         self.start_actor()
         if self.args.eval_process and self.args.eval_every:

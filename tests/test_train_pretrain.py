@@ -1,0 +1,105 @@
+"""Behaviour cloning before PPO (``--pretrain-games``, train/pretrain.py): the teacher's games are
+recorded faithfully, fitting them makes the network choose as the teacher, and the trainer does
+it once, before its first update, on the run's clock."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import card_envs
+from agents import make_policy
+from agents.neural import ActorCritic
+from train.ppo import Trainer, main
+from train.pretrain import Demonstrations, _with_returns, clone, play_teacher
+from tests.test_train import tiny_args
+
+
+@pytest.fixture(scope="module")
+def three_piles():
+    game = card_envs.make_game("three_piles_v0")
+    return game, make_policy("heuristic", game)
+
+
+def test_the_teachers_games_are_recorded_with_its_choices_and_results(three_piles):
+    game, teacher = three_piles
+    demos = play_teacher(game, teacher, games=12, seed=3)
+    assert len(demos) > 12 * 10 and demos.observations.shape == (len(demos), game.observation_size)
+    assert (demos.masks.sum(1) > 1).all()  # forced single-choice decisions are not kept
+    assert demos.masks[np.arange(len(demos)), demos.actions].all()
+    # The 3 Piles agent is deterministic: the recorded choice is what it answers to the recorded view.
+    again = teacher.act_batch(demos.observations, demos.masks.astype(np.int8), np.random.default_rng(0))
+    assert (again == demos.actions).all()
+    assert set(np.unique(demos.returns)) <= {-1.0, 0.0, 1.0} and (demos.returns != 0).any()
+
+
+def test_the_same_seed_records_the_same_games(three_piles):
+    game, teacher = three_piles
+    a, b = (play_teacher(game, teacher, games=5, seed=9) for _ in range(2))
+    assert len(a) == len(b) and (a.observations == b.observations).all() and (a.actions == b.actions).all()
+    c = play_teacher(game, teacher, games=5, seed=10)
+    assert len(c) != len(a) or (c.observations != a.observations).any()
+
+
+def test_returns_are_discounted_per_later_decision_of_the_same_seat():
+    # Seats decide 0, 1, 0, 0, 1; seat 0 ends with +1, seat 1 with -1.
+    decisions = [(None, None, a, s) for a, s in enumerate([0, 1, 0, 0, 1])]
+    out = _with_returns(decisions, np.array([1.0, -1.0]), gamma=0.5)
+    assert [r for *_, r in out] == [0.25, -0.5, 0.5, 1.0, -1.0]
+    assert [a for _, _, a, _ in out] == [0, 1, 2, 3, 4]  # in game order
+
+
+def test_cloning_makes_the_network_choose_as_the_teacher(three_piles):
+    game, teacher = three_piles
+    demos = play_teacher(game, teacher, games=300, seed=1)
+    torch.manual_seed(0)
+    network = ActorCritic(game.observation_size, game.num_actions, (64,))
+    history = clone(network, demos, epochs=6, seed=0)
+    assert len(history) == 6
+    # A random legal choice agrees with the agent about a fifth of the time on 3 Piles.
+    assert history[-1]["held_out_agreement"] > 0.45, history
+    assert history[-1]["imitation"] < history[0]["imitation"] and history[-1]["value_loss"] < history[0]["value_loss"]
+
+
+def test_cloning_stops_when_asked_and_on_no_data(three_piles):
+    game, teacher = three_piles
+    network = ActorCritic(game.observation_size, game.num_actions, (16,))
+    demos = play_teacher(game, teacher, games=3, seed=0)
+    assert len(clone(network, demos, epochs=5, seed=0, stop=lambda: True)) == 0
+    empty = Demonstrations(np.zeros((0, game.observation_size), np.float32), np.zeros((0, game.num_actions), bool),
+                           np.zeros(0, np.int64), np.zeros(0, np.float32))
+    assert clone(network, empty, epochs=5, seed=0) == []
+
+
+def test_the_trainer_clones_once_before_its_first_update_on_the_runs_clock(tmp_path, monkeypatch):
+    args = tiny_args(tmp_path, teacher="heuristic", teacher_coef=0.0, pretrain_games=20, pretrain_epochs=2,
+                     total_steps=4 * 256)
+    trainer = Trainer(args)
+    events: list[str] = []
+    real_pretrain, real_learn = trainer.pretrain, trainer.learn
+    monkeypatch.setattr(trainer, "pretrain", lambda writer=None: (events.append("pretrain"), real_pretrain(writer)))
+    monkeypatch.setattr(trainer, "learn", lambda rollout: (events.append("learn"), real_learn(rollout))[1])
+    before = {k: v.clone() for k, v in trainer.network.state_dict().items()}
+    trainer.pretrain(None)
+    assert any((before[k] != v).any() for k, v in trainer.network.state_dict().items())
+    assert trainer.trained_seconds > 0
+    events.clear()
+    trainer.update = 0
+    trainer.train()
+    assert events[0] == "pretrain" and events.count("pretrain") == 1 and events[1:] == ["learn"] * 4
+
+
+def test_a_resumed_run_does_not_clone_again(tmp_path, monkeypatch):
+    args = tiny_args(tmp_path, teacher="heuristic", pretrain_games=20, total_steps=4 * 256)
+    trainer = Trainer(args)
+    trainer.update, trainer.step = 2, 2 * 256  # as restored from a checkpoint at update 2
+    monkeypatch.setattr(trainer, "pretrain", lambda writer=None: pytest.fail("cloned again on a resume"))
+    trainer.train()
+
+
+def test_pretraining_without_a_teacher_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--pretrain-games", "10", "--runs-dir", str(tmp_path), "--no-progress"])
+    assert exit_info.value.code == 2 and "--pretrain-games clones the teacher's games: it needs --teacher" in \
+        capsys.readouterr().err
