@@ -23,8 +23,9 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents.neural import MASKED_LOGIT, ActorCritic
+from agents.neural import ActorCritic
 from card_envs.vector import VectorGames
+from train.policy_terms import mask_offsets
 
 LEARNING_RATE = 1e-3  # Adam's, for cloning: fitting fixed labels tolerates more than PPO's step
 MINIBATCH = 256
@@ -62,7 +63,8 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
         while finished < games and not stop():
             observations, masks, seats = vector.observe()
             actions = teacher.act_batch(observations, masks.astype(np.int8), rng)
-            for i in np.flatnonzero(masks.sum(1) > 1):
+            # VectorGames plays forced decisions unasked: every decision it shows has a choice.
+            for i in range(vector.num_games):
                 open_games[i].append((observations[i].copy(), masks[i].copy(), int(actions[i]), int(seats[i])))
             done, returns, _ = vector.step(actions)
             for i in np.flatnonzero(done):
@@ -99,7 +101,7 @@ def clone(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, v
     held = order[:int(len(demos) * HELD_OUT)]
     fit = order[len(held):]
     x, y = torch.from_numpy(demos.observations), torch.from_numpy(demos.actions)
-    offsets = torch.from_numpy(~demos.masks).float() * MASKED_LOGIT
+    offsets = mask_offsets(torch.from_numpy(demos.masks))
     targets = torch.from_numpy(demos.returns)
     optimizer = torch.optim.Adam(network.parameters(), lr=LEARNING_RATE)
     history = []
