@@ -12,7 +12,7 @@ import card_envs
 from agents import make_policy
 from agents.neural import ActorCritic
 from train.ppo import Trainer, main
-from train.pretrain import Demonstrations, _with_returns, clone, play_teacher
+from train.pretrain import Demonstrations, _concatenate, _game_demonstrations, clone, play_teacher
 from tests.test_train import tiny_args
 
 
@@ -44,10 +44,25 @@ def test_the_same_seed_records_the_same_games(three_piles):
 
 def test_returns_are_discounted_per_later_decision_of_the_same_seat():
     # Seats decide 0, 1, 0, 0, 1; seat 0 ends with +1, seat 1 with -1.
-    decisions = [(None, None, a, s) for a, s in enumerate([0, 1, 0, 0, 1])]
-    out = _with_returns(decisions, np.array([1.0, -1.0]), gamma=0.5)
-    assert [r for *_, r in out] == [0.25, -0.5, 0.5, 1.0, -1.0]
-    assert [a for _, _, a, _ in out] == [0, 1, 2, 3, 4]  # in game order
+    decisions = [(np.full(3, a, np.float32), np.eye(2, dtype=bool)[a % 2], a, s) for a, s in enumerate([0, 1, 0, 0, 1])]
+    out = _game_demonstrations(decisions, np.array([1.0, -1.0]), gamma=0.5)
+    assert out.returns.tolist() == [0.25, -0.5, 0.5, 1.0, -1.0]
+    assert out.actions.tolist() == [0, 1, 2, 3, 4]  # in game order
+    assert out.observations[:, 0].tolist() == [0, 1, 2, 3, 4] and out.masks[:, 0].tolist() == [1, 0, 1, 0, 1]
+
+
+def test_games_are_concatenated_in_order_and_freed_as_copied():
+    def game(first, count):
+        actions = np.arange(first, first + count)
+        return Demonstrations(np.repeat(actions[:, None], 3, 1).astype(np.float32), (actions[:, None] % 2 == 0).repeat(2, 1),
+                              actions, actions.astype(np.float32) / 10)
+    parts = [game(0, 2), game(2, 0), game(2, 3)]
+    out = _concatenate(parts, observation_size=3, num_actions=2)
+    assert parts == []  # each game released once copied
+    assert out.actions.tolist() == [0, 1, 2, 3, 4] and out.observations[:, 2].tolist() == [0, 1, 2, 3, 4]
+    assert out.masks[:, 1].tolist() == [True, False, True, False, True]
+    assert np.allclose(out.returns, [0, 0.1, 0.2, 0.3, 0.4])
+    assert len(_concatenate([], 3, 2)) == 0
 
 
 def test_cloning_makes_the_network_choose_as_the_teacher(three_piles):

@@ -57,7 +57,7 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
     rng = np.random.default_rng(seed)
     vector = VectorGames(game, min(games, PARALLEL_GAMES), seed=int(rng.integers(2**63)))
     open_games: list[list[tuple]] = [[] for _ in range(vector.num_games)]
-    kept: list[tuple] = []
+    kept: list[Demonstrations] = []  # one per finished game that had a choice
     finished = 0
     with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
         while finished < games and not stop():
@@ -69,25 +69,43 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
             done, returns, _ = vector.step(actions)
             for i in np.flatnonzero(done):
                 if finished < games:  # games still in play when the count is reached are dropped
-                    kept += _with_returns(open_games[i], returns[i], gamma)
+                    if open_games[i]:
+                        kept.append(_game_demonstrations(open_games[i], returns[i], gamma))
                     finished += 1
                     bar.update()
                 open_games[i] = []
-    observations, masks, actions, results = zip(*kept) if kept else ((), (), (), ())
-    return Demonstrations(np.array(observations, dtype=np.float32).reshape(len(kept), game.observation_size),
-                          np.array(masks, dtype=bool).reshape(len(kept), game.num_actions),
-                          np.array(actions, dtype=np.int64), np.array(results, dtype=np.float32))
+    return _concatenate(kept, game.observation_size, game.num_actions)
 
 
-def _with_returns(decisions: list[tuple], result: np.ndarray, gamma: float) -> list[tuple]:
-    """(observation, mask, action, return) per decision: the seat's final result discounted by
-    ``gamma`` for each later decision of that same seat."""
-    later = {}  # seat -> its decisions after this one
-    out = []
-    for observation, mask, action, seat in reversed(decisions):
-        out.append((observation, mask, action, float(result[seat]) * gamma ** later.get(seat, 0)))
+def _game_demonstrations(decisions: list[tuple], result: np.ndarray, gamma: float) -> Demonstrations:
+    """One game's (observation, mask, action, seat) decisions as arrays, each with the seat's
+    final result discounted by ``gamma`` for each later decision of that same seat."""
+    later: dict[int, int] = {}  # seat -> its decisions after this one
+    returns = np.empty(len(decisions), dtype=np.float32)
+    for k in reversed(range(len(decisions))):
+        seat = decisions[k][3]
+        returns[k] = float(result[seat]) * gamma ** later.get(seat, 0)
         later[seat] = later.get(seat, 0) + 1
-    return out[::-1]
+    observations, masks, actions, _ = zip(*decisions)
+    return Demonstrations(np.stack(observations).astype(np.float32, copy=False), np.stack(masks).astype(bool, copy=False),
+                          np.array(actions, dtype=np.int64), returns)
+
+
+def _concatenate(parts: list[Demonstrations], observation_size: int, num_actions: int) -> Demonstrations:
+    """The games' decisions in one set of arrays, each game freed as soon as it is copied: the
+    peak stays near one copy (np.empty's pages are only committed as they are written), where
+    np.concatenate holds two (8 GB instead of 4 for 2,000 Illimat games)."""
+    total = sum(len(part) for part in parts)
+    out = Demonstrations(np.empty((total, observation_size), np.float32), np.empty((total, num_actions), bool),
+                         np.empty(total, np.int64), np.empty(total, np.float32))
+    start = 0
+    while parts:
+        part = parts.pop(0)
+        end = start + len(part)
+        out.observations[start:end], out.masks[start:end] = part.observations, part.masks
+        out.actions[start:end], out.returns[start:end] = part.actions, part.returns
+        start = end
+    return out
 
 
 def clone(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf_coef: float = 0.5,
