@@ -37,7 +37,7 @@ from agents import baseline_names, named_bots_text, opponent_names
 from evaluate.exploit import train_exploiter
 from evaluate.players import Player, expand_all
 from evaluate.report import build_report, check_writable, markdown, write_all
-from evaluate.runner import distinct_rotations, play_pairings, seating_pattern
+from evaluate.runner import SEATINGS, distinct_rotations, play_pairings, seating_pattern
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -71,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
     parser.add_argument("--chunk-deals", type=int, default=10,
                         help="deals per task; results depend on it (and on --seed), not on --workers")
+    parser.add_argument("--seating", choices=SEATINGS, default="field",
+                        help="games of 3+ players without teams: field = one A against B in every other seat "
+                             "(as the trainer evaluates), alternate = A, B, A, ... (A also meets itself); "
+                             "two-player and team games seat the same either way")
     parser.add_argument("--config", default="{}", help='game arguments as JSON, e.g. \'{"num_players": 2}\'')
     parser.add_argument("--out", default=None, help="output folder (default runs/evaluate/<env_id>)")
     parser.add_argument("--record", metavar="DIR", help="save every game as a JSON replay (card_envs.replay)")
@@ -155,14 +159,15 @@ def main(argv: list[str] | None = None) -> int:
         exploiter = train_exploiter(args.env_id, game.config, players[0].spec, args.minutes, out, args.seed,
                                     progress=not args.no_progress)
         players, pairs = [exploiter] + players, [(exploiter, players[0])]
-    pattern = seating_pattern(game)
+    pattern = seating_pattern(game, args.seating)
     seatings = len(distinct_rotations(pattern))
     print(f"{args.env_id} {mode}: {len(players)} players, {len(pairs)} pairings x {args.deals} deals x "
           f"{seatings} seatings = {len(pairs) * args.deals * seatings} games, {args.workers} worker(s)",
           file=sys.stderr)
     start = time.perf_counter()
     results = play_pairings(args.env_id, game.config, pairs, args.deals, args.seed, args.workers,
-                            args.chunk_deals, args.record, progress=not args.no_progress, record_html=args.html)
+                            args.chunk_deals, args.record, progress=not args.no_progress, record_html=args.html,
+                            seating=args.seating)
     wall = time.perf_counter() - start
     command = "python -m evaluate " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     meta = {"env_id": args.env_id, "config": game.config, "mode": mode, "deals": args.deals, "seed": args.seed,

@@ -3,11 +3,15 @@
 Fairness. Every pairing (A, B) plays every deal in every distinct seating, on the same deal
 seeds (``seed + d``) for every pairing:
 
-- seats are filled by team, in order of first appearance, alternating A, B: two-player games
-  get ``[A, B]``; Piles with four players (teams {0, 2} and {1, 3}) gets ``[A, B, A, B]``, so a
-  player occupies both seats of a team; an n-player game without teams gets ``[A, B, A, ...]``;
+- seats are filled by team (``seating``): with ``"field"`` (the default, as the trainer evaluates
+  and as an exploiter trains) A holds every seat of seat 0's team and B every other seat; with
+  ``"alternate"`` the teams, in order of first appearance, alternate A, B. The two agree on
+  two-player games (``[A, B]``) and on Piles with four players (teams {0, 2} and {1, 3}:
+  ``[A, B, A, B]``, a player holds both seats of a team); an n-player game without teams gets
+  ``[A, B, B, ...]`` (one A against a field of B) or ``[A, B, A, ...]`` (A in half the seats,
+  where it also plays against itself);
 - the seating is rotated by every seat shift that gives a *distinct* seating (``[A, B]``: 2,
-  ``[A, B, A, B]``: 2, since shifts 2 and 3 repeat 0 and 1; ``[A, B, A]``: 3), which
+  ``[A, B, A, B]``: 2, since shifts 2 and 3 repeat 0 and 1; ``[A, B, B]``: 3), which
   `agents.match.rotated_match` plays with the same deal for each shift;
 - a player's reward in a game is the mean of its seats' rewards, i.e. its team's reward; in
   n-player games these are the games' rank returns ``(players beaten - players beating you) /
@@ -41,8 +45,16 @@ from card_envs.core.game import Game
 from evaluate.players import Player
 
 
-def seating_pattern(game: Game) -> list[int]:
-    """For every seat, 0 (player A) or 1 (player B): teams in order of appearance, alternating."""
+SEATINGS = ("field", "alternate")
+
+
+def seating_pattern(game: Game, seating: str = "field") -> list[int]:
+    """For every seat, 0 (player A) or 1 (player B): A holds seat 0's team and B every other
+    seat ("field"), or the teams in order of appearance alternate A, B ("alternate")."""
+    if seating not in SEATINGS:
+        raise ValueError(f"unknown seating {seating!r}; accepted: {', '.join(SEATINGS)}")
+    if seating == "field":
+        return [0 if game.team_of(seat) == game.team_of(0) else 1 for seat in range(game.num_players)]
     order: list[int] = []
     for seat in range(game.num_players):
         if game.team_of(seat) not in order:
@@ -98,11 +110,11 @@ class _Context:
     """What a worker keeps between tasks: the game and each policy, built once."""
 
     def __init__(self, env_id: str, config: dict[str, Any], seed: int, record: str | None, threads_one: bool,
-                 record_html: bool = False):
+                 record_html: bool = False, seating: str = "field"):
         self.env_id, self.config, self.seed, self.record = env_id, config, seed, record
         self.record_html = record_html
         self.game = card_envs.make_game(env_id, **config)
-        self.pattern = seating_pattern(self.game)
+        self.pattern = seating_pattern(self.game, seating)
         self.rotations = distinct_rotations(self.pattern)
         self.policies: dict[str, Any] = {}
         if threads_one:  # neural policies: one thread, so results never depend on thread splits
@@ -185,14 +197,15 @@ def _run_task(task: Task) -> Task:
 
 def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player, Player]], deals: int,
                   seed: int = 0, workers: int = 1, chunk_deals: int = 10, record: str | None = None,
-                  progress: bool = True, record_html: bool = False) -> list[PairResult]:
+                  progress: bool = True, record_html: bool = False, seating: str = "field") -> list[PairResult]:
     """Play ``deals`` deals of every pairing in every distinct seating (see the module docstring).
 
-    ``record``: a folder for a JSON replay of every game; ``record_html``: an HTML page beside each."""
+    ``record``: a folder for a JSON replay of every game; ``record_html``: an HTML page beside each;
+    ``seating``: "field" or "alternate" (the module docstring)."""
     if deals < 1 or chunk_deals < 1 or workers < 1:
         raise ValueError("deals, chunk_deals and workers must be at least 1")
     game = card_envs.make_game(env_id, **config)
-    rotations = distinct_rotations(seating_pattern(game))
+    rotations = distinct_rotations(seating_pattern(game, seating))
     tasks = []
     for p, (a, b) in enumerate(pairs):
         for c, start in enumerate(range(0, deals, chunk_deals)):
@@ -200,7 +213,7 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
             tasks.append(Task(p, c, a.spec, b.spec, (a.label, b.label),
                               list(range(start, min(start + chunk_deals, deals))), policy_seed))
     threads_one = any(player.spec.endswith(".pt") for pair in pairs for player in pair)
-    args = (env_id, config, seed, record, threads_one, record_html)
+    args = (env_id, config, seed, record, threads_one, record_html, seating)
     done: list[Task] = []
     total = sum(len(t.deals) for t in tasks) * len(rotations)
     with tqdm(total=total, desc="games", unit="game", disable=not progress, smoothing=0.05) as bar:

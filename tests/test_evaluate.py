@@ -59,16 +59,42 @@ def test_openskill_ranks_the_winner_higher():
 
 
 # ----- seatings -------------------------------------------------------------------------------
-@pytest.mark.parametrize("env_id, config, pattern, rotations", [
-    ("three_piles_v0", {}, [0, 1], [0, 1]),
-    ("three_piles_v0", {"num_players": 3}, [0, 1, 0], [0, 1, 2]),
-    ("piles_v0", {}, [0, 1, 0, 1], [0, 1]),  # a player holds both seats of a team
-    ("piles_v0", {"num_players": 2}, [0, 1], [0, 1]),
+@pytest.mark.parametrize("env_id, config, seating, pattern, rotations", [
+    ("three_piles_v0", {}, "field", [0, 1], [0, 1]),
+    ("three_piles_v0", {}, "alternate", [0, 1], [0, 1]),
+    ("three_piles_v0", {"num_players": 3}, "field", [0, 1, 1], [0, 1, 2]),  # one A against a field of B
+    ("three_piles_v0", {"num_players": 3}, "alternate", [0, 1, 0], [0, 1, 2]),
+    ("split_the_hoard_v0", {"num_players": 4}, "field", [0, 1, 1, 1], [0, 1, 2, 3]),
+    ("split_the_hoard_v0", {"num_players": 4}, "alternate", [0, 1, 0, 1], [0, 1]),
+    ("piles_v0", {}, "field", [0, 1, 0, 1], [0, 1]),  # a player holds both seats of a team
+    ("piles_v0", {}, "alternate", [0, 1, 0, 1], [0, 1]),
+    ("piles_v0", {"num_players": 2}, "field", [0, 1], [0, 1]),
 ])
-def test_seating_patterns_and_distinct_rotations(env_id, config, pattern, rotations):
+def test_seating_patterns_and_distinct_rotations(env_id, config, seating, pattern, rotations):
     game = card_envs.make_game(env_id, **config)
-    assert seating_pattern(game) == pattern
+    assert seating_pattern(game, seating) == pattern
     assert distinct_rotations(pattern) == rotations
+
+
+def test_an_unknown_seating_is_refused_naming_the_accepted_ones(capsys):
+    with pytest.raises(ValueError, match="unknown seating 'ring'; accepted: field, alternate"):
+        seating_pattern(card_envs.make_game("three_piles_v0"), "ring")
+    with pytest.raises(SystemExit):
+        evaluate_main(["three_piles_v0", "random", "heuristic", "--seating", "ring"])
+    assert "invalid choice: 'ring'" in capsys.readouterr().err
+
+
+def test_a_free_for_all_seats_one_player_against_the_field_by_default():
+    """Three players: A in one seat by default (its win is finishing first), A in two seats with
+    "alternate"; the same deals give different games."""
+    a, b = Player("heuristic", "heuristic"), Player("random", "random")
+    field = play_pairings("three_piles_v0", {"num_players": 3}, [(a, b)], deals=4, seed=3, progress=False)[0]
+    alternate = play_pairings("three_piles_v0", {"num_players": 3}, [(a, b)], deals=4, seed=3, progress=False,
+                              seating="alternate")[0]
+    assert len(field.reward_a) == len(alternate.reward_a) == 12
+    # one seat of A: its reward is one seat's rank return in {-1, 0, 1}; two seats: their mean
+    assert set(field.reward_a.tolist()) <= {-1.0, 0.0, 1.0}
+    assert not np.array_equal(field.reward_a, alternate.reward_a)
 
 
 def test_rotated_match_plays_chosen_rotations_on_explicit_deal_seeds():
