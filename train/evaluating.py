@@ -27,7 +27,7 @@ from agents import make_policy, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy
 from evaluate.ratings import bradley_terry
-from evaluate.runner import distinct_rotations
+from evaluate.runner import distinct_rotations, seating_pattern
 from train.acting import start_ignoring_stop_signals
 
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
@@ -65,10 +65,9 @@ def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Re
 def team_match(game, policy, other, deals: int, seed: int) -> np.ndarray:
     """Rewards of `policy`, which holds every seat of seat 0's team (both partners in Piles),
     `other` every other seat; each deal in every distinct seating."""
-    mine = [game.team_of(seat) == game.team_of(0) for seat in range(game.num_players)]
-    seating = [policy if own else other for own in mine]
-    rotations = distinct_rotations([0 if own else 1 for own in mine])
-    return rotated_match(game, seating, deals, seed=seed, rotations=rotations)[:, 0]
+    pattern = seating_pattern(game, "field")  # as `python -m evaluate` seats A against B
+    seating = [(policy, other)[who] for who in pattern]
+    return rotated_match(game, seating, deals, seed=seed, rotations=distinct_rotations(pattern))[:, 0]
 
 
 def elo_ratings(results: Results) -> dict[str, tuple[float, float, float]]:

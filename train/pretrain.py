@@ -57,7 +57,7 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
     rng = np.random.default_rng(seed)
     vector = VectorGames(game, min(games, PARALLEL_GAMES), seed=int(rng.integers(2**63)))
     open_games: list[list[tuple]] = [[] for _ in range(vector.num_games)]
-    kept: list[Demonstrations] = []  # one per finished game that had a choice
+    kept: list[Demonstrations] = []  # one per finished game
     finished = 0
     with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
         while finished < games and not stop():
@@ -69,8 +69,7 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
             done, returns, _ = vector.step(actions)
             for i in np.flatnonzero(done):
                 if finished < games:  # games still in play when the count is reached are dropped
-                    if open_games[i]:
-                        kept.append(_game_demonstrations(open_games[i], returns[i], gamma))
+                    kept.append(_game_demonstrations(open_games[i], returns[i], gamma))
                     finished += 1
                     bar.update()
                 open_games[i] = []
@@ -94,7 +93,7 @@ def _game_demonstrations(decisions: list[tuple], result: np.ndarray, gamma: floa
 def _concatenate(parts: list[Demonstrations], observation_size: int, num_actions: int) -> Demonstrations:
     """The games' decisions in one set of arrays, each game freed as soon as it is copied: the
     peak stays near one copy (np.empty's pages are only committed as they are written), where
-    np.concatenate holds two (8 GB instead of 4 for 2,000 Illimat games)."""
+    stacking all at once holds two (300 Illimat games: 0.66 GB over the start instead of 1.19)."""
     total = sum(len(part) for part in parts)
     out = Demonstrations(np.empty((total, observation_size), np.float32), np.empty((total, num_actions), bool),
                          np.empty(total, np.int64), np.empty(total, np.float32))
