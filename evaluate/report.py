@@ -98,6 +98,18 @@ def write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda tmp: Path(tmp).write_text(text))
 
 
+def _field_note(pattern: str, config: dict[str, Any]) -> str:
+    """In one seat against a field of n - 1 (ABB...), A's rank return r = (beaten - beating) / (n - 1),
+    so (1 + r) / 2 is the share of B's seats it finishes ahead of: the multi-player analogue of a
+    two-player score rate, with parity 0.5 where a first place has parity 1 / n."""
+    n = len(pattern)
+    if n < 3 or pattern != "A" + "B" * (n - 1) or config.get("reward", "win") != "win":
+        return ""
+    places = " (with three players W, D and L are A's first, second and last places)" if n == 3 else ""
+    return (f" One A against {n - 1} B{places}: (1 + A's reward) / 2 is the share of B's seats A finishes "
+            f"ahead of (ties half), whose parity is 0.5 where a first place's is 1/{n}.")
+
+
 def markdown(report: dict[str, Any]) -> str:
     meta, pairs, rat = report["meta"], report["pairings"], report["ratings"]
     lines = [f"# Evaluation: {meta['env_id']} ({meta['mode']})", "",
@@ -110,7 +122,7 @@ def markdown(report: dict[str, Any]) -> str:
              "Win rate = A's wins / games, score rate = (wins + draws / 2) / games, each with its Wilson "
              "95% interval; A's reward = mean reward of A's seats (its team's; in win mode (W - L) / games "
              "for two sides, with reward=\"score\" the normalised score difference), ± 1.96 standard "
-             "errors; CPU s/game = process CPU time per game.", "",
+             "errors; CPU s/game = process CPU time per game." + _field_note(meta["seating_pattern"], meta["config"]), "",
              "| A | B | games | W | D | L | win rate [95%] | score rate [95%] | A's reward | CPU s/game |",
              "|---|---|---:|---:|---:|---:|---|---|---|---:|"]
     for p in pairs:

@@ -12,10 +12,12 @@ import card_envs
 from agents import make_policy
 from agents.match import rotated_match
 from agents.policy import RandomPolicy
+from card_envs.core.rewards import rank_returns
 from card_envs.replay import load_replay, record_game, save_replay
 from evaluate.__main__ import main as evaluate_main
 from evaluate.players import Player
 from evaluate.ratings import bradley_terry, openskill_ratings
+from evaluate.report import _field_note
 from evaluate.runner import distinct_rotations, play_pairings, seating_pattern
 from tests.test_baselines import _checkpoint
 
@@ -82,6 +84,27 @@ def test_an_unknown_seating_is_refused_naming_the_accepted_ones(capsys):
     with pytest.raises(SystemExit):
         evaluate_main(["three_piles_v0", "random", "heuristic", "--seating", "ring"])
     assert "invalid choice: 'ring'" in capsys.readouterr().err
+
+
+def test_one_seat_against_a_field_its_rank_return_gives_the_share_of_the_field_it_beats():
+    """The report's field note: (1 + r) / 2 of a win-mode rank return r is the share of the other
+    seats a seat finishes ahead of, ties half, for any scores and player count."""
+    rng = np.random.default_rng(0)
+    for n in (3, 4, 5):
+        for _ in range(200):
+            scores = rng.integers(0, 4, n)  # small range: many ties
+            ahead = ((scores[0] > scores[1:]).sum() + 0.5 * (scores[0] == scores[1:]).sum()) / (n - 1)
+            assert (1 + rank_returns(scores)[0]) / 2 == pytest.approx(ahead)
+
+
+@pytest.mark.parametrize("pattern, config, noted", [
+    ("ABB", {"reward": "win"}, "with three players W, D and L are A's first, second and last places"),
+    ("ABBB", {}, "(1 + A's reward) / 2 is the share of B's seats"),
+    ("ABB", {"reward": "score"}, None), ("ABA", {}, None), ("AB", {}, None), ("ABAB", {}, None),
+])
+def test_the_report_explains_a_field_seating_only_where_it_holds(pattern, config, noted):
+    note = _field_note(pattern, config)
+    assert (noted in note) if noted else note == ""
 
 
 def test_a_free_for_all_seats_one_player_against_the_field_by_default():
