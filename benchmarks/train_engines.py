@@ -60,6 +60,18 @@ def run(env_id: str, engine: str, steps: int, overrides: dict, runs_dir: str) ->
     return log.sps, log.steady(skip=3), trainer.args
 
 
+def parse_overrides(items: list[str]) -> dict:
+    """``--set FIELD=VALUE ...``: each value as a Python literal where it is one, else as text."""
+    overrides = {}
+    for item in items:
+        name, _, text = item.partition("=")
+        try:
+            overrides[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            overrides[name] = text
+    return overrides
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("env_id", nargs="?", default="three_piles_v0", choices=card_envs.list_envs())
@@ -68,13 +80,7 @@ def main() -> None:
     parser.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
                         help="Args fields for both engines, e.g. num_games=512 actors=0 hidden=(64,)")
     args = parser.parse_args()
-    overrides = {}
-    for item in args.set:
-        name, _, text = item.partition("=")
-        try:
-            overrides[name] = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            overrides[name] = text
+    overrides = parse_overrides(args.set)
     best: dict[str, tuple[float, float]] = {}
     print(f"{args.env_id}: {args.steps:,} steps per run, {args.rounds} round(s), overrides {overrides or 'none'}")
     with tempfile.TemporaryDirectory() as runs_dir:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import signal
 import subprocess
 import sys
@@ -322,6 +324,49 @@ def test_the_actor_process_trains_too(tmp_path):
     trainer.train()
     assert trainer.step == 4096 and trainer.actor is None
     assert load_checkpoint(Path(tmp_path) / "t" / "checkpoints" / "latest.pt")["update"] == 16
+
+
+def test_several_actor_processes_each_fill_their_share_of_the_games(tmp_path):
+    """--actors 2: child w plays games [8w, 8w + 8) of the rollout, exactly as one collector of 8
+    games with child w's seed plays them in this process (child 0 with the actor's own seed)."""
+    args = tiny_args(tmp_path, actors=2, num_games=16)
+    game = card_envs.make_game(args.env_id)
+    weights = Trainer(args).network.state_dict()
+    actor = acting.ProcessActor(game, args, 7, [], weights, 0, teaching=False)
+    try:
+        rollout, stats = actor.next_rollout()
+    finally:
+        actor.close()
+    assert not any(p.is_alive() for p in actor.processes)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # as in the children: the same float sums, so the same samples
+    try:
+        for w, seed in enumerate([7, int(np.random.default_rng([7, 1]).integers(2**63))]):
+            half = dataclasses.replace(args, num_games=8)
+            collector = Collector(game, half, seed, [])
+            collector.use_weights(weights, False)
+            alone = Rollout.empty(args.num_steps, 8, game)
+            collector.collect(alone)
+            for name in ("observations", "masks", "actions", "log_probs", "values", "seats", "learner", "done",
+                         "returns"):
+                assert np.array_equal(getattr(rollout, name)[:, 8 * w:8 * w + 8], getattr(alone, name)), (w, name)
+            assert np.array_equal(rollout.bootstrap[8 * w:8 * w + 8], alone.bootstrap)
+    finally:
+        torch.set_num_threads(threads)
+    assert len(stats["episode_length"]) == int(rollout.done.sum())
+
+
+def test_a_run_with_two_actor_processes_trains_and_shuts_them_down(tmp_path):
+    trainer = start(tiny_args(tmp_path, actors=2, total_steps=4096), set())
+    trainer.train()
+    assert trainer.step == 4096 and trainer.actor is None
+    assert load_checkpoint(Path(tmp_path) / "t" / "checkpoints" / "latest.pt")["update"] == 16
+
+
+@pytest.mark.parametrize("actors", [-1, 3])
+def test_actors_must_divide_the_games(tmp_path, actors):
+    with pytest.raises(ValueError, match=r"--actors must be 0 or a divisor of --num-games \(16\), got"):
+        tiny_args(tmp_path, actors=actors).validate()
 
 
 def test_the_shipped_checkpoint_loads_and_still_plays_well():

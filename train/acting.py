@@ -5,15 +5,17 @@
 or, with ``--engine batch``, by the game's batched engine (`card_envs.batch`) behind the same
 interface (`BatchGames`): one rollout function for both. The collector runs either in the
 learner's process (`InlineActor`, ``--actors 0``: simplest, rollout k uses the weights after
-update k) or in a process of its own (`ProcessActor`, ``--actors 1``: it plays the next rollout
-while the learner trains on the last one, so both cores work; rollout k uses the weights after update k - 1, a one-update lag that PPO's importance
-ratio absorbs). Both are deterministic for a given seed: the actor always waits for exactly the
-weights it needs.
+update k) or in processes of its own (`ProcessActor`, ``--actors 1``: it plays the next rollout
+while the learner trains on the last one, so both cores work; rollout k uses the weights after
+update k - 1, a one-update lag that PPO's importance ratio absorbs; ``--actors N`` splits the games
+over N such processes, for games whose rules or scripted opponents cost more than the learner).
+Both are deterministic for a given seed: the actor always waits for exactly the weights it needs.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import queue
 import signal
 import threading
@@ -359,10 +361,12 @@ class InlineActor:
 
 
 class ProcessActor:
-    """Collects in a child process, one rollout ahead of the learner (two shared buffers).
+    """Collects in ``args.actors`` child processes, one rollout ahead of the learner (two shared
+    buffers); child w plays games [w * g, (w + 1) * g) of the rollout, g = num_games / actors.
 
-    Rollout k is written to buffer k % 2 with the weights after update max(k - 1, first): the
-    child waits for them, which also guarantees the learner is done with that buffer.
+    Rollout k is written to buffer k % 2 with the weights after update max(k - 1, first): each child
+    waits for them, which also guarantees the learner is done with that buffer. Child 0 draws its
+    games from ``seed`` (so one child plays as it always did), child w > 0 from ``(seed, w)``.
     """
 
     def __init__(self, game, args, seed: int, pool_states, weights: dict[str, torch.Tensor], update: int,
@@ -373,28 +377,45 @@ class ProcessActor:
         self.weights = [{k: v.clone().share_memory_() for k, v in weights.items()} for _ in range(2)]
         self.teaching = torch.full((2,), teaching).share_memory_()  # beside each weights slot
         self.version = context.Value("q", update, lock=False)  # the newest published update
-        self.ready = context.Queue()
         self.stop = context.Event()
         self.next = update  # the rollout index expected next
-        self.process = context.Process(
-            target=_actor_main, daemon=True, name="card_envs-actor",
-            args=(args, seed, pool_states, [b.tensors for b in self.buffers], self.weights, self.teaching,
-                  self.version, update, self.ready, self.stop))
-        start_ignoring_stop_signals(self.process)
+        workers = max(args.actors, 1)
+        share = args.num_games // workers
+        self.ready = [context.Queue() for _ in range(workers)]  # one per child: each delivers in order
+        self.processes = []
+        for w, ready in enumerate(self.ready):
+            child_args = dataclasses.replace(args, num_games=share)
+            child_seed = seed if w == 0 else int(np.random.default_rng([seed, w]).integers(2**63))
+            process = context.Process(
+                target=_actor_main, daemon=True, name=f"card_envs-actor-{w}",
+                args=(child_args, child_seed, pool_states, [b.tensors for b in self.buffers],
+                      slice(w * share, (w + 1) * share), self.weights, self.teaching, self.version, update,
+                      ready, self.stop))
+            start_ignoring_stop_signals(process)
+            self.processes.append(process)
 
     def next_rollout(self) -> tuple[Rollout, dict[str, list[float]]]:
+        merged: dict[str, list[float]] = {}
+        for process, ready in zip(self.processes, self.ready):
+            k, stats = self._receive(process, ready)
+            assert k == self.next, (k, self.next)
+            for name, values in stats.items():
+                merged.setdefault(name, []).extend(values)
+        self.next += 1
+        return self.buffers[(self.next - 1) % 2], merged
+
+    @staticmethod
+    def _receive(process, ready) -> tuple[int, dict[str, list[float]]]:
         while True:
             try:
-                k, stats = self.ready.get(timeout=1.0)
+                k, stats = ready.get(timeout=1.0)
                 break
             except queue.Empty:
-                if not self.process.is_alive():
-                    raise RuntimeError(f"the actor process died (exit code {self.process.exitcode})") from None
+                if not process.is_alive():
+                    raise RuntimeError(f"the actor process died (exit code {process.exitcode})") from None
         if isinstance(stats, BaseException):
             raise RuntimeError("the actor process failed") from stats
-        assert k == self.next, (k, self.next)
-        self.next += 1
-        return self.buffers[k % 2], stats
+        return k, stats
 
     def publish(self, weights: dict[str, torch.Tensor], update: int, teaching: bool = False) -> None:
         for name, tensor in weights.items():
@@ -404,9 +425,10 @@ class ProcessActor:
 
     def close(self) -> None:
         self.stop.set()
-        self.process.join(timeout=10)
-        if self.process.is_alive():
-            self.process.kill()  # it ignores SIGTERM
+        for process in self.processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()  # it ignores SIGTERM
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -426,13 +448,16 @@ def start_ignoring_stop_signals(process) -> None:
             signal.signal(signum, handler)
 
 
-def _actor_main(args, seed, pool_states, buffers, weights, teaching, version, first_update, ready, stop) -> None:
+def _actor_main(args, seed, pool_states, buffers, games, weights, teaching, version, first_update, ready,
+                stop) -> None:
     torch.set_num_threads(1)
     import card_envs
 
     game = card_envs.make_game(args.env_id, **args.env_config)
     collector = Collector(game, args, seed, pool_states)
-    rollouts = [Rollout(**{k: v.numpy() for k, v in b.items()}) for b in buffers]
+    # This child's games of each shared buffer: views, so what it writes is the learner's to read.
+    rollouts = [Rollout(**{k: v.numpy()[games] if k == "bootstrap" else v.numpy()[:, games] for k, v in b.items()})
+                for b in buffers]
     learner = mp.parent_process()
     k = first_update
     try:

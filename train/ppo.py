@@ -126,7 +126,8 @@ class Args:
                                    "(--no-eval-process: in the learner, which pauses meanwhile)")
     final_eval_deals: int = arg(1000, "deals for the evaluation at the end of the run")
     checkpoint_every: int = arg(1_000_000, "steps between checkpoints (one is always written at the end)")
-    actors: int = arg(1, "1: play games in a second process while the learner trains; 0: in-process")
+    actors: int = arg(1, "processes that play the games while the learner trains (each num_games / actors of "
+                         "them: more than 1 where the games, not the learner, are the bottleneck); 0: in-process")
     engine: str = arg("auto", "what steps the training games: 'batch' (the game's batched engine, "
                               "card_envs.batch: three_piles_v0, piles_v0), 'reference' (the rules engines) "
                               "or 'auto' (batch where the game has one and numba is installed)")
@@ -166,8 +167,8 @@ class Args:
                                  f"{', '.join(batch.ENGINES)} (use --engine reference)")
         if self.pretrain_games and not self.teacher:
             raise ValueError("--pretrain-games clones the teacher's games: it needs --teacher (e.g. --teacher heuristic)")
-        if self.actors not in (0, 1):
-            raise ValueError(f"--actors must be 0 or 1, got {self.actors}")
+        if self.actors < 0 or (self.actors > 1 and self.num_games % self.actors):
+            raise ValueError(f"--actors must be 0 or a divisor of --num-games ({self.num_games}), got {self.actors}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"--hidden needs positive widths, got {self.hidden}")
         if self.num_games * self.num_steps < self.num_minibatches:
