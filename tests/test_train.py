@@ -357,10 +357,17 @@ def test_several_actor_processes_each_fill_their_share_of_the_games(tmp_path):
 
 
 def test_a_run_with_two_actor_processes_trains_and_shuts_them_down(tmp_path):
+    """Also resumed with another number of actors (a resource, like --threads, not the run's recipe)."""
     trainer = start(tiny_args(tmp_path, actors=2, total_steps=4096), set())
     trainer.train()
     assert trainer.step == 4096 and trainer.actor is None
-    assert load_checkpoint(Path(tmp_path) / "t" / "checkpoints" / "latest.pt")["update"] == 16
+    path = Path(tmp_path) / "t" / "checkpoints" / "latest.pt"
+    assert load_checkpoint(path)["update"] == 16
+    resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True, total_steps=5120, progress=False,
+                         actors=4), {"total_steps", "actors"})
+    assert resumed.args.actors == 4
+    resumed.train()
+    assert load_checkpoint(path)["step"] == 5120 and load_checkpoint(path)["args"]["actors"] == 4
 
 
 @pytest.mark.parametrize("actors", [-1, 3])

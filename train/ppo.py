@@ -664,7 +664,8 @@ def start(args: Args, given: set[str]) -> Trainer:
     load_checkpoint(path, args.env_id if "env_id" in given else saved["env_id"])
     # The saved arguments win, except what may change on a resume.
     overrides = {k: getattr(args, k) for k in ("total_steps", "max_minutes", "eval_every", "eval_process",
-                                               "checkpoint_every", "progress", "threads", "engine", "compute_dtype")
+                                               "checkpoint_every", "progress", "threads", "engine", "compute_dtype",
+                                               "actors")
                  if k in given}
     resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
                       **overrides, "resume": True, "runs_dir": args.runs_dir})
