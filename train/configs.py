@@ -41,13 +41,14 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # Then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not
     # to unlearn the clone, the agent labelling the learner's own decisions for the first half of
     # the hour (kickstarting after the clone, as DAgger does: the clone errs most where the agent's
-    # games never went). Labelling slows that half from 5.3k to 3.3k steps/s; without it the run
-    # ended at 0.152 against the agent, with it at 0.203. Evaluate with --config
-    # '{"harvest_features": true}'.
+    # games never went): without the labels the run ended at 0.152 against the agent, with them at
+    # 0.203 (12.2M steps, one actor process), and at 0.220 with two actor processes (19.8M steps:
+    # the agent's search in the games and in the labels, not the learner, is the bottleneck).
+    # Evaluate with --config '{"harvest_features": true}'.
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True}, "hidden": (256, 256), "teacher": "heuristic",
                    "teacher_coef": 1.0, "teacher_until": 0.5, "pretrain_games": 2000, "pretrain_epochs": 8,
                    "opponent_share": 1.0, "opponents": ("heuristic",), "pool_size": 0, "learning_rate": 2e-4,
-                   "ent_coef": 0.003},
+                   "ent_coef": 0.003, "actors": 2},
     # Cloned first, as Illimat (2,000 of the scripted agent's games), then PPO with a quarter of
     # the games in self-play and the rest against the scripted agent or past snapshots, gently
     # (lr 2e-4, a small entropy bonus). Trained against the scripted agent alone instead, it did
