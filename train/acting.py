@@ -230,6 +230,12 @@ class Rollout:
         rollout.tensors = tensors  # the torch owners: what another process must be sent to share them
         return rollout
 
+    @classmethod
+    def of_games(cls, tensors: dict[str, torch.Tensor], games: slice) -> "Rollout":
+        """Views of ``games`` in a rollout's ``tensors`` (games are axis 1, the bootstrap's axis 0):
+        what an actor process writes there, the learner reads in the whole rollout."""
+        return cls(**{k: v.numpy()[games] if k == "bootstrap" else v.numpy()[:, games] for k, v in tensors.items()})
+
 
 class Collector:
     """Plays the games for a rollout with a copy of the learner's network."""
@@ -379,9 +385,8 @@ class ProcessActor:
         self.version = context.Value("q", update, lock=False)  # the newest published update
         self.stop = context.Event()
         self.next = update  # the rollout index expected next
-        workers = max(args.actors, 1)
-        share = args.num_games // workers
-        self.ready = [context.Queue() for _ in range(workers)]  # one per child: each delivers in order
+        share = args.num_games // args.actors
+        self.ready = [context.Queue() for _ in range(args.actors)]  # one per child: each delivers in order
         self.processes = []
         for w, ready in enumerate(self.ready):
             child_args = dataclasses.replace(args, num_games=share)
@@ -455,9 +460,7 @@ def _actor_main(args, seed, pool_states, buffers, games, weights, teaching, vers
 
     game = card_envs.make_game(args.env_id, **args.env_config)
     collector = Collector(game, args, seed, pool_states)
-    # This child's games of each shared buffer: views, so what it writes is the learner's to read.
-    rollouts = [Rollout(**{k: v.numpy()[games] if k == "bootstrap" else v.numpy()[:, games] for k, v in b.items()})
-                for b in buffers]
+    rollouts = [Rollout.of_games(b, games) for b in buffers]
     learner = mp.parent_process()
     k = first_update
     try:
