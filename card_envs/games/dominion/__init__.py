@@ -144,10 +144,13 @@ Decisions (the observation's ``decision`` one-hot, in this order):
 | ``cave_dwellers`` | turn player, at turn start | a card to discard then draw one, a Favor each, ``done`` |
 
 Multi-card picks are made one card at a time; the observation's ``decision_left`` says how many
-picks are still required and allowed. Yes/no questions are asked even when ``done`` is the
-only answer, and the Action and Treasure steps always offer ``done`` and ``play all treasures``
-(so being asked, or skipped by ``auto_forced``, reveals nothing about a hand); with
-``auto_forced=True`` (the default) the env answers every single-answer decision itself.
+picks are still required and allowed. The Action and Treasure steps always offer ``done`` and
+``play all treasures``, so they are always asked. The "may" questions (Moat, Bane, Encampment,
+Gladiator's neighbour...) are asked even when ``done`` is the only answer, so with
+``auto_forced=False`` being asked reveals nothing about a hand; with ``auto_forced=True`` (the
+default) the env answers every single-answer decision itself, so a Moat question skipped that way
+shows in ``agent_selection`` (never in an observation) that the victim holds no Moat: use
+``auto_forced=False`` where agents may watch the turn order.
 ``game.action_to_string(a)`` names an action.
 
 ## Observation
@@ -283,7 +286,8 @@ discard pile; ``seed`` (and a random kingdom and Bane) is drawn from the env's r
   between plays. Treasures cannot be played once buying started.
 - The Action and Treasure steps are always asked, even when ``done`` is the only answer; so are the
   "may" questions (Moat of every other player, Bane, Encampment, Settlers, Bustling Village, Sauna,
-  Avanto, Gladiator's neighbour): being asked reveals nothing hidden.
+  Avanto, Gladiator's neighbour): being asked reveals nothing hidden (with ``auto_forced=True`` the
+  env answers a question whose only answer is ``done``: see Actions).
 - Attacks: every other player, in turn order from the attacker's left, may reveal Moat before any
   of the Attack's effects; Curses run out silently. Catapult: all Curses first, then the discards.
 - Gladiator with an empty hand: nothing is revealed, so the neighbour cannot match: +$1 and the
@@ -295,8 +299,14 @@ discard pile; ``seed`` (and a random kingdom and Bane) is drawn from the env's r
   in the order picked (the second on top), unseen by the others.
 - Sauna: "this turn" wording: each Silver played after a Sauna lets you trash up to one card per
   Sauna played this turn.
-- Rocks: the Silver goes onto the deck when the owner is in his own Buy phase (buying Rocks,
-  trashing it with Sauna's trash), else into hand.
+- Rocks: the Silver goes onto the deck when the owner is in his own Buy phase, both of its steps
+  (buying Rocks; trashing it with Sauna's trash or Peaceful Cult while playing Treasures), else into
+  hand.
+- A set-aside Encampment returns when Clean-up starts, before the turn ends, so the end-of-game
+  check at the end of the turn sees its pile refilled (an Encampment/Plunder pile emptied during
+  the turn does not count as empty then).
+- A Silver that Herb Gatherer plays in the Action phase is a Silver played this turn: with a Sauna
+  played, it asks Sauna's trash question.
 - Encampment: revealing Gold or Plunder is optional (``done`` sets it aside); set-aside
   Encampments return to the top of their pile when Clean-up starts (split-pile rule 4).
 - Settlers / Bustling Village take the deepest matching card of the discard pile (the visible top

@@ -302,8 +302,10 @@ SPECIAL = {"Cellar": _cellar, "Chapel": _chapel, "Workshop": _workshop, "Militia
 
 # ----- gain and trash triggers (card-level) --------------------------------------------------
 def _rocks_silver(s, p, c):
-    """Rocks, gained or trashed: a Silver onto your deck in your Buy phase, else into your hand."""
-    s.gain(p, SILVER_PILE, "deck" if (s.phase == 2 and s.turn_player == p) else "hand")
+    """Rocks, gained or trashed: a Silver onto your deck in your Buy phase, else into your hand. The
+    Buy phase is both of its steps, playing Treasures (phase 1: a Rocks trashed by Sauna or
+    Peaceful Cult) and buying (phase 2)."""
+    s.gain(p, SILVER_PILE, "deck" if (s.phase in (1, 2) and s.turn_player == p) else "hand")
 
 
 def _emporium_gain(s, p, c):

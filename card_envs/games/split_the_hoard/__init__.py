@@ -201,7 +201,8 @@ them:
 - Who knows what: a seat that sees a face-down card (PEEK_DECK, PICK_TOP, the Wizard's bottom card,
   FLIP_COIN, its EXTRA_DRAW Coin) knows it while it can follow it (drawn into a Haul, paid, added,
   discarded: all in view). When another player looks at and reorders those deck cards, the seat
-  loses track of them (it only knew their old positions). Nobody else learns anything.
+  loses track of them (it only knew their old positions), even when only one card is left to
+  order. Nobody else learns anything.
 - The secret commits are made one seat at a time from the Dragon Card holder; the others see only
   that the Negotiate Cards are filled and how many Coins left the Haul (Coin counts are public),
   not which Treasure or how many Coins went on each card, until the flip.
@@ -209,21 +210,28 @@ them:
   the refills; Deal triggers are asked once the effect that caused them has fully resolved, in the
   order the Deals entered (after PICK_TOP's reordering, for example).
 - The Wizard's Scry is used automatically whenever the deck can supply the extra card (it only adds
-  a choice); Pickpocket is offered (``target``, ``done`` declines) after each draw-2 action, once a
-  round; Sanctuary is a ``react`` answer, once a round; Forage is a Claim priority answer.
+  a choice); Pickpocket is offered (``target``, ``done`` declines) after each draw-2 action until
+  it is taken, once a round (declining does not spend it); Sanctuary is a ``react`` answer, once a
+  round; Forage is a Claim priority answer.
 - Own-turn Negotiate abilities (and Intimidate) are used before the action; DISCOUNT and
   PRINTED_ONLY apply to the next purchase of the turn and are then spent; EXTRA_ACTION gives one more
   action in the same turn (abilities may be used again before it). A refused negotiation returns
   the buyer to his turn decision with that Negotiate Card excluded for this action.
 - STEAL and SWAP: the actor names the target and the Treasure(s) first, then the target may react
   (Shield), knowing what is at stake (`effect_take`, `effect_give`). A negotiation's target reacts
-  after the buyer names the card (`effect_card`, `effect_slot`).
+  after the buyer names the card (`effect_card`, `effect_slot`). A STEAL cancelled by Shield costs
+  its actor nothing (the Coins are paid only for a Treasure taken).
+- TAKE_DRAGON: several Griffon Feathers in one Claim phase each claim the Dragon Card; the last one
+  used holds it when the Card passes.
 - An ability is offered only when it can do something required: STEAL needs its Coins and a
   target with a Treasure, SWAP a Treasure to give and a target with one, RECOVER_TREASURE a
   card in the pile, FLIP_COIN a Coin. GAIN, PEEK_DECK and the like are always offered, even on an
   empty deck: trying to draw ends the game there (resolution 10), which may be a player's choice.
 - RECOVER_TREASURE (Healing Herbs, "not itself") never takes a card of its own name: two Herbs
   could otherwise recover each other for ever.
+- End of game in Reveal: this phase's dealt cards are discarded (resolution 10, which narrows the
+  rulebook's "any cards already drawn in this phase"); Coins an ability gained (Ruby) stay in the
+  Haul.
 - End of game in Negotiate: the game ends once the effect or action that came up short has
   resolved (a draw-2 still gets its Pickpocket); an own-turn ability that empties the deck ends
   the game before the action. Deal triggers still waiting are dropped (the deck is empty).

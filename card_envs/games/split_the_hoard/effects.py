@@ -311,6 +311,8 @@ def answer(s, e: dict, decision: int, a: int) -> None:
         if a == g.DONE:
             s.eff = None
             return
+        if k == "take_coins" and e["optional"]:  # Pickpocket: the power is spent when taken, not when declined
+            s.power_used[actor] = True
         e["target"] = g.seat_of_target(actor, a)
         e["stage"] = "react_check" if k == "take_coins" else "take"
         return

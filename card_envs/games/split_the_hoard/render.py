@@ -57,7 +57,7 @@ def render_text(state: SplitTheHoardState, viewer: int | None) -> str:
             c = state.offer[p][k]
             if c < 0:
                 continue
-            open_ = state.flipped or sees(c, p)
+            open_ = state.flipped or everything or viewer == p  # a peeked card is known, not where it was committed
             what = cs.names[cs.NAME[c]] if open_ else "face down"
             added = f" +{len(state.added[p][k])}" if open_ else ""
             offers.append(f"[{k + 1}{added}] {what}")

@@ -462,8 +462,7 @@ class SplitTheHoardState(State):
         if action == g.DRAW2:
             self.gain(p, 2)
             self.acted = True
-            if self._power_available(p, "draw2"):  # Rogue: Pickpocket, once per round
-                self.power_used[p] = True
+            if self._power_available(p, "draw2"):  # Rogue: Pickpocket, once per round (spent when taken)
                 row = g.cards.classes[self.classes[p]]
                 effects._take_coins(self, p, row.effect[1:], -1, optional=True)
         elif g.TARGET0 <= action < g.SLOT0:
