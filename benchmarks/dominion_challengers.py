@@ -1,0 +1,110 @@
+"""Can a simple buy-rule bot beat Dominion's scripted agent? Variants of Smithy-BM against it.
+
+    python benchmarks/dominion_challengers.py                   # kingdom T1-A, 1,000 deals
+    python benchmarks/dominion_challengers.py --deals 200 --only market endgame
+
+The learning bar of issue 15 asks a checkpoint to beat the scripted agent (`heuristic`: Smithy-BM
+on the default kingdom T1-A) with a Wilson-95% lower bound above 0.55 on wins. This measures how
+far simple strategies get: each variant changes one rule of Smithy-BM (the Province threshold,
+a $5 card bought in place of Silver, a Militia, the Smithy ratio, or not taking a gain that ends
+the game in a loss) and plays every deal in both seatings against the heuristic (deal d from
+``seed + d``, as ``python -m evaluate`` deals). Parity here is the heuristic's own win rate
+against itself (about 0.47: draws count as no win).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import card_envs  # noqa: E402
+from agents.dominion import BigSmithy, DominionHeuristic, SmithyBM, money_rules  # noqa: E402
+from agents.match import rotated_match, wilson_interval, win_draw_loss  # noqa: E402
+from card_envs.games.dominion.cards import CARD_ID, PILE_ID  # noqa: E402
+from card_envs.games.dominion.effects import DECISIONS, DONE, PILE0  # noqa: E402
+
+VP = {"Province": 6, "Duchy": 3, "Estate": 1}
+
+
+class Challenger(SmithyBM):
+    """Smithy-BM with one rule changed (class attributes)."""
+
+    province_money = 15  # buy Provinces once the deck's money exceeds this
+    five = None  # a $5 card bought before Silver while more than 4 Provinces are left
+    militia = 0  # Militias to own
+    smithy_per_treasures = 11
+    no_losing_end = False  # skip a gain that ends the game while behind
+
+    def priorities(self, f):
+        out = money_rules(f, self.province_money)
+        if f["owned"][CARD_ID["Smithy"]] < f["treasures"] / self.smithy_per_treasures:
+            out.append("Smithy")
+        if self.five and f["provinces"] > 4:
+            out.append(self.five)
+        if f["owned"][CARD_ID["Militia"]] < self.militia:
+            out.append("Militia")
+        return out + ["Silver"]
+
+    def act(self, observation, action_mask, rng) -> int:
+        v = self.layout.views(observation)
+        if not self.no_losing_end or DECISIONS[int(np.argmax(v["decision"]))] != "buy":
+            return super().act(observation, action_mask, rng)
+        me, other = np.rint(v["score"][:2] * 100 - 50)
+        sizes = np.rint(v["pile_size"] * 10)
+        empty = int(((sizes == 0) & (v["supply_in"] > 0)).sum())
+        for name in self.priorities(self._facts(observation)):
+            pile = PILE_ID[name]
+            if not action_mask[PILE0 + pile]:
+                continue
+            ends = sizes[pile] == 1 and (name == "Province" or empty >= 2)
+            if ends and me + VP.get(name, 0) <= other:
+                continue
+            return PILE0 + pile
+        return DONE
+
+
+def variant(name: str, **rules) -> type:
+    return type(name, (Challenger,), rules)
+
+
+VARIANTS = {
+    "smithy_bm": variant("smithy_bm"),
+    "province_at_13": variant("province_at_13", province_money=13),
+    "province_at_16": variant("province_at_16", province_money=16),
+    "market": variant("market", five="Market"),
+    "laboratory": variant("laboratory", five="Laboratory"),
+    "militia": variant("militia", militia=1),
+    "smithy_per_8": variant("smithy_per_8", smithy_per_treasures=8),
+    "endgame": variant("endgame", no_losing_end=True),
+    "market_endgame": variant("market_endgame", five="Market", no_losing_end=True),
+    "big_smithy": BigSmithy,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000, help="deals per variant, each in both seatings")
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--kingdom", default="T1-A")
+    parser.add_argument("--only", nargs="*", choices=list(VARIANTS), help="these variants only")
+    args = parser.parse_args(argv)
+    game = card_envs.make_game("dominion_v0", kingdom=args.kingdom)
+    print(f"dominion_v0 {args.kingdom}: {args.deals} deals from seed {args.seed}, each in both seatings, "
+          "against the heuristic")
+    print("| variant | W | D | L | win rate [Wilson 95%] |\n|---|---:|---:|---:|---|")
+    for name in args.only or VARIANTS:
+        rewards = rotated_match(game, [VARIANTS[name](game), DominionHeuristic(game)], args.deals, seed=args.seed)
+        wins, draws, losses = win_draw_loss(rewards[:, 0])
+        low, high = wilson_interval(wins, len(rewards))
+        print(f"| {name} | {wins} | {draws} | {losses} | {wins / len(rewards):.3f} [{low:.3f}, {high:.3f}] |",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
