@@ -321,8 +321,8 @@ discard pile; ``seed`` (and a random kingdom and Bane) is drawn from the env's r
 - Seat 0 always starts (the tie-break on turns favours later seats, as in the rules); match
   runners rotate seats.
 - The ``max_turns`` cap is our addition (see Episode end).
-- Rotate: asked as a yes/no of the card's own pile (always asked, even when the pile holds one
-  name: nothing changes then); Battle Plan offers every non-empty Supply pile, one-name piles
+- Rotate: asked as a yes/no of the card's own pile (asked even when the pile holds one name:
+  nothing changes then; not asked when the pile is empty, which is public); Battle Plan offers every non-empty Supply pile, one-name piles
   included. A pile can be rotated only when its rotator is in the game, so snapshots accept
   rotated orders (each name in one run, no longer than at setup, the names in the setup's cyclic
   order) only for the Allies piles, or for any split pile when Clashes (Battle Plan) is in the
@@ -332,13 +332,17 @@ discard pile; ``seed`` (and a random kingdom and Bane) is drawn from the env's r
   Fort, Stronghold), not to every card played this turn as the rules file's paraphrase could be
   read. The options chosen are carried out in the card's order.
 - Voyage: "the previous turn" is the last turn actually taken (a turn skipped by Lich is not one),
-  so a player never takes more than 2 turns in a row; a second Voyage in the same turn, or one in
+  so Voyage alone never gives a player more than 2 turns in a row (turns skipped by Lich can give
+  the other player more, as the official Lich ruling allows: two Liches, or a Voyage extra turn
+  followed by the opponent's skipped turn, give 3); a second Voyage in the same turn, or one in
   the extra turn, does nothing and is discarded normally. The 3-card limit counts every card
   played from hand (Elder's and Sauna/Avanto's partner plays too), not cards played from
   elsewhere (Herb Gatherer's Treasure). The game ends before a pending extra turn.
 - Lich: each Lich played skips one turn; skipping happens when the turn would start (Durations
   wait for the next turn actually taken). If the skipped turn is a Voyage extra turn, that extra
-  turn is lost and its Voyage is discarded. Trashed, Lich goes from the trash to the discard
+  turn is lost (and, being an extra turn, adds nothing to the tie-break count) and its Voyage is
+  discarded at once (the official ruling waits for the next Clean-up; the Voyage can do nothing
+  meanwhile). Trashed, Lich goes from the trash to the discard
   pile, then a card costing less (in $; no Debt card qualifies) must be gained from the trash if
   there is one; Gold ($6) is not cheaper.
 - Naming a card: from the card names of this game's Supply piles (every other name can never
