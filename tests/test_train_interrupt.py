@@ -66,6 +66,38 @@ def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tm
     assert load_checkpoint(tmp_path / "stopped" / "checkpoints" / "latest.pt")["step"] == stopped_at + 512
 
 
+def _run_until_checkpoint(tmp_path, extra: list[str]) -> subprocess.Popen:
+    command = [sys.executable, "-m", "train", "--run-name", "stopped", "--runs-dir", str(tmp_path), *TINY, *extra]
+    process = subprocess.Popen(command, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.time() + 90
+    while not (tmp_path / "stopped" / "checkpoints" / "latest.pt").exists() and time.time() < deadline:
+        time.sleep(0.1)
+    time.sleep(1)
+    return process
+
+
+def test_a_signal_sent_twice_at_once_is_one_stop(tmp_path):
+    """`timeout` signals the learner and then its process group: the learner gets the signal twice
+    within microseconds, which must not kill it before it saves."""
+    process = _run_until_checkpoint(tmp_path, ["--total-steps", "100000000", "--checkpoint-every", "256"])
+    process.send_signal(signal.SIGTERM)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err and "SIGTERM: stopped at step" in out
+
+
+def test_a_signal_during_the_final_evaluation_keeps_the_trained_checkpoint(tmp_path):
+    """The trained weights are saved before the final evaluation; a stop signal then interrupts the
+    evaluation at once, with no traceback, and says where the checkpoint is."""
+    process = _run_until_checkpoint(tmp_path, ["--total-steps", "256", "--final-eval-deals", "1000000"])
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGINT, err
+    assert "Traceback" not in err and "SIGINT: final evaluation interrupted" in out
+    assert load_checkpoint(tmp_path / "stopped" / "checkpoints" / "latest.pt")["step"] == 256
+
+
 def test_help_shows_the_named_games_defaults():
     tuned = DEFAULTS["three_piles_v0"]
     text = " ".join(build_parser("three_piles_v0").format_help().split())  # argparse wraps lines

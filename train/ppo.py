@@ -329,6 +329,7 @@ class Trainer:
         self.eval_due = False  # an evaluation fell due while the evaluator was busy
         self.baseline_results: dict[tuple[str, str], tuple[int, int, int]] | None = None  # for the Elo
         self.stop_requested: str | None = None  # a signal's name: stop after this update, keep it
+        self.finishing = False  # trained to the end and saved: only the final evaluation is left
 
     def start_actor(self) -> None:
         # The actor's seed depends on where the run (re)starts, so a resumed run deals new games.
@@ -543,6 +544,12 @@ class Trainer:
             self.save()
             bar.close()
             return {}
+        # The trained weights are kept before the final evaluation (minutes on some games): a stop
+        # signal from here on interrupts the evaluation at once (`_stop_on_signals`).
+        self.save()
+        self.finishing = True
+        if self.stop_requested:  # came while saving
+            raise KeyboardInterrupt
         if self.evaluator is not None:  # log the evaluation in flight, then stop the evaluator
             self._log_finished(writer, self.evaluator.poll(wait=True))
             self.stop_evaluator()
@@ -695,6 +702,15 @@ def main(argv: list[str] | None = None) -> int:
     except TrainingDiverged as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # a stop during the final evaluation, or a second Ctrl-C
+        name = trainer.stop_requested or "SIGINT"
+        latest = trainer.run_dir / "checkpoints" / "latest.pt"
+        if trainer.finishing:
+            print(f"{name}: final evaluation interrupted; the trained checkpoint (step {trainer.step:,}) is "
+                  f"{latest}; evaluate it with: python -m evaluate {trainer.args.env_id} --gauntlet {latest}")
+        else:
+            print(f"{name} again: stopped at once; last checkpoint: {trainer.last_checkpoint or 'none'}")
+        return 128 + getattr(signal, name)
     finally:
         writer.close()
         for signum, handler in received.items():
@@ -713,16 +729,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+REPEAT_SECONDS = 2.0  # a signal this soon after the first is the same request, sent twice
+
+
 def _stop_on_signals(trainer: Trainer) -> dict[int, Any]:
     """Ctrl-C (SIGINT) or SIGTERM asks the trainer to stop after the update in progress and save
-    a checkpoint; a second signal acts as usual (the previous handlers are put back at once).
+    a checkpoint; during the final evaluation (the checkpoint already saved) it interrupts it with
+    a KeyboardInterrupt. A repeat within `REPEAT_SECONDS` is ignored: `timeout` signals the
+    learner and then its whole process group, and a terminal's Ctrl-C may come with a scheduler's
+    SIGTERM. A later second signal acts as usual (the previous handlers are put back).
     Returns the previous handlers, to restore when training ends."""
     previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    first = []  # when the first signal came
 
     def request_stop(signum, frame) -> None:
+        if first and time.monotonic() - first[0] < REPEAT_SECONDS:
+            return
+        if first:  # asked again: stop as the signal would without us
+            for number, handler in previous.items():
+                signal.signal(number, handler)
+            signal.raise_signal(signum)
+            return
+        first.append(time.monotonic())
         trainer.stop_requested = signal.Signals(signum).name
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        if trainer.finishing:
+            raise KeyboardInterrupt
 
     for signum in previous:
         signal.signal(signum, request_stop)
