@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing as mp
 import os
 import shlex
 import signal
@@ -181,13 +182,25 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def exit_on_sigterm() -> None:
-    """SIGTERM (kill, timeout, a job scheduler) unwinds like an exit, so the worker pool is
-    terminated on the way out: by default the process would die at once and leave its workers
-    playing their chunks (minutes of ISMCTS games) with nobody to report to."""
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+def stop_on_signals() -> None:
+    """Ctrl-C or SIGTERM (kill, timeout, a job scheduler) ends the run at once, with one line. The
+    worker pool's processes are killed, not terminated through the pool: a worker that the same
+    signal reached (timeout and a terminal signal the whole group) may die holding the pool's queue
+    lock, and the pool's own clean-up would then wait for that lock for ever. Left running, the
+    workers would play their chunks (minutes of ISMCTS games) to nobody."""
+
+    def stop(signum, frame) -> None:
+        for child in mp.active_children():
+            child.kill()
+        sys.stdout.flush()
+        print(f"\n{signal.Signals(signum).name}: evaluation stopped (the report is written only at the end)",
+              file=sys.stderr, flush=True)
+        os._exit(128 + signum)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop)
 
 
 if __name__ == "__main__":
-    exit_on_sigterm()
+    stop_on_signals()
     sys.exit(main())

@@ -29,6 +29,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import re
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -173,15 +174,15 @@ _WORKER: _Context | None = None
 
 def _init_worker(*args) -> None:
     global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C: the parent stops the pool
     _exit_with_parent()
     _WORKER = _Context(*args)
 
 
 def _exit_with_parent() -> None:
     """End this worker as soon as the process that started it ends. A parent killed outright
-    (SIGKILL, or SIGTERM in a program that installs no handler, as `python -m evaluate` does)
-    cannot terminate its pool, whose workers would otherwise play their chunks (minutes of ISMCTS
-    games) to nobody. The thread waits on the parent's sentinel: no polling."""
+    (SIGKILL, or SIGTERM in a program that installs no handler) cannot terminate its pool, whose
+    workers would otherwise play their chunks (minutes of ISMCTS games) to nobody. The thread waits on the parent's sentinel: no polling."""
     parent = mp.parent_process()
 
     def watch() -> None:

@@ -138,22 +138,31 @@ def _all_end(pids: list[int], within: float = 10.0) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
-def test_sigterm_stops_the_evaluation_and_its_workers(tmp_path):
-    """Killed (SIGTERM), `python -m evaluate` terminates its worker pool on the way out instead of
-    leaving the workers playing their chunks."""
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("to_group", [False, True], ids=["to evaluate", "to its process group"])
+def test_a_stop_signal_ends_the_evaluation_and_its_workers(tmp_path, signum, to_group):
+    """Ctrl-C or SIGTERM, to `python -m evaluate` alone (kill) or to its whole process group (a
+    terminal, `timeout`): it ends at once with one line, and its workers with it, instead of
+    leaving them playing their chunks or waiting for ever on a lock a dying worker held."""
     from tests.test_train import ROOT
 
     process = subprocess.Popen([sys.executable, "-m", "evaluate", "illimat_v0", "heuristic", "random", "--deals", "2000",
                                 "--workers", "2", "--no-progress", "--no-plots", "--out", str(tmp_path / "out")],
-                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               start_new_session=to_group)
     try:
         children = _started_workers(process.pid)
         time.sleep(2.0)  # the workers are playing
-        process.send_signal(signal.SIGTERM)
+        if to_group:
+            os.killpg(process.pid, signum)
+        else:
+            process.send_signal(signum)
         process.wait(timeout=30)
     finally:
         process.kill()
-    assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in process.stderr.read()
+    err = process.stderr.read()
+    assert process.returncode == 128 + signum and "Traceback" not in err
+    assert f"{signal.Signals(signum).name}: evaluation stopped" in err
     assert _all_end(children)
 
 
