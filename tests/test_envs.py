@@ -323,10 +323,27 @@ def test_illegal_action_raises_naming_it_and_the_legal_ones(env_case):
     before = env.unwrapped.snapshot()
     with pytest.raises(ValueError, match=rf"{env.agent_selection}: action {illegal} \(.*\) is illegal.*legal: \d"):
         env.step(illegal)
-    for bad in (-1, env.unwrapped.game.num_actions, "draw", 2.5, None):
+    for bad in (-1, env.unwrapped.game.num_actions, "draw", 2.5, None, np.array(1.0), np.array(True), np.array([0])):
         with pytest.raises(ValueError, match=r"not an integer in 0\.\."):
             env.step(bad)
     assert env.unwrapped.snapshot() == before
+
+
+def test_a_0d_integer_array_or_tensor_is_an_action(env_case):
+    """What `Discrete.contains` accepts, and what `policy(obs).argmax()` returns in numpy or torch."""
+    import torch
+
+    env_id, config = env_case
+    for make_action in (np.array, np.int16, torch.tensor):
+        env = card_envs.make(env_id, illegal_action="raise", **config)
+        env.reset(seed=2)
+        legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+        assert env.action_space(env.agent_selection).contains(np.array(legal))
+        expected = card_envs.make(env_id, **config)
+        expected.reset(seed=2)
+        expected.step(legal)
+        env.step(make_action(legal))
+        assert env.unwrapped.snapshot() == expected.unwrapped.snapshot()
 
 
 def test_illegal_action_penalize_ends_the_game(env_case):

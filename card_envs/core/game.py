@@ -86,8 +86,11 @@ class Game(abc.ABC):
     def check_action(self, action: Any) -> int:
         """The action as a Python int, or an IllegalActionError naming the accepted range.
 
-        Only integers are actions: a float or a bool that happens to equal a legal index is
-        refused rather than guessed at."""
+        Only integers are actions: an int, a numpy integer, or a 0-d integer array or tensor (what
+        ``Discrete.contains`` accepts and ``policy(obs).argmax()`` returns); a float or a bool
+        that happens to equal a legal index is refused rather than guessed at."""
+        if getattr(action, "ndim", None) == 0 and hasattr(action, "item"):
+            action = action.item()  # numpy's and torch's 0-d arrays: a Python int, float or bool
         if not is_integer(action) or not 0 <= action < self.num_actions:
             raise IllegalActionError(f"action {action!r} is not an integer in 0..{self.num_actions - 1}")
         return int(action)
