@@ -84,16 +84,18 @@ def test_the_policy_holds_every_seat_of_its_team():
     import card_envs
     from agents import make_policy
     from agents.match import rotated_match
-    from train.evaluating import team_match
+    from train.evaluating import games_per_deal, team_match
 
     game = card_envs.make_game("piles_v0")
     mine, other = make_policy("heuristic", game), make_policy("random", game)
     expected = rotated_match(game, [mine, other, mine, other], 10, seed=5, rotations=[0, 1])[:, 0]
     assert (team_match(game, mine, other, 10, seed=5) == expected).all() and len(expected) == 20
+    assert games_per_deal(game) == 2  # what the trainer's final summary counts
     game = card_envs.make_game("three_piles_v0", num_players=3)
     mine, other = make_policy("heuristic", game), make_policy("random", game)
     expected = rotated_match(game, [mine, other, other], 10, seed=5)[:, 0]
     assert (team_match(game, mine, other, 10, seed=5) == expected).all() and len(expected) == 30
+    assert games_per_deal(game) == 3
 
 
 STOPPED_IN_A_CALLBACK = """

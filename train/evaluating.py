@@ -62,6 +62,11 @@ def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Re
     return results, baseline_results
 
 
+def games_per_deal(game) -> int:
+    """How many games `team_match` plays per deal: one per distinct seating."""
+    return len(distinct_rotations(seating_pattern(game, "field")))
+
+
 def team_match(game, policy, other, deals: int, seed: int) -> np.ndarray:
     """Rewards of `policy`, which holds every seat of seat 0's team (both partners in Piles),
     `other` every other seat; each deal in every distinct seating."""

@@ -71,7 +71,8 @@ from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, autocast, critic_siz
 from train.configs import DEFAULTS
 from train.policy_terms import mask_offsets, policy_terms
 from train.pretrain import clone, play_teacher
-from train.evaluating import EvalProcess, elo_ratings, evaluate_policy  # noqa: F401 - elo_ratings: public here too
+from train.evaluating import (  # noqa: F401 - elo_ratings: public here too
+    EvalProcess, elo_ratings, evaluate_policy, games_per_deal)
 
 
 def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyword
@@ -725,7 +726,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in policy_names(trainer.game):
         rate, low, high = (result[f"win_rate_vs_{name}{s}"] for s in ("", "_ci_low", "_ci_high"))
         print(f"  vs {name:10} win rate {rate:.3f}  (Wilson 95% [{low:.3f}, {high:.3f}], "
-              f"{trainer.game.num_players * trainer.args.final_eval_deals} seat-rotated games)")
+              f"{games_per_deal(trainer.game) * trainer.args.final_eval_deals} seat-rotated games)")
     return 0
 
 
