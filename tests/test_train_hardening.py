@@ -261,3 +261,14 @@ def test_a_resumed_runs_log_drops_what_the_killed_run_logged_after_its_checkpoin
     assert [e.step for e in sps] == [256, 512, 768, 1024]  # no step twice
     assert all(e.wall_time < resumed_at for e in sps[:2]) and all(e.wall_time >= resumed_at for e in sps[2:])
     assert [e.step for e in events.Scalars("eval/win_rate_vs_random")] == [1024]
+
+
+def test_env_config_is_merged_into_the_games_default():
+    """Illimat's recipe needs its harvest features: asking for 3 players keeps them; a key given wins."""
+    from train.ppo import parse_args
+
+    assert parse_args(["illimat_v0", "--env-config", '{"num_players": 3}'])[0].env_config == {
+        "harvest_features": True, "num_players": 3}
+    assert parse_args(["illimat_v0", "--env-config", '{"harvest_features": false}'])[0].env_config == {
+        "harvest_features": False}
+    assert parse_args(["three_piles_v0", "--env-config", '{"num_players": 3}'])[0].env_config == {"num_players": 3}

@@ -84,7 +84,7 @@ def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyw
 @dataclass
 class Args:
     env_id: str = arg("three_piles_v0", "registered env id")
-    env_config: dict = arg({}, "game arguments as JSON, e.g. '{\"num_players\": 3}'")
+    env_config: dict = arg({}, "game arguments as JSON, e.g. '{\"num_players\": 3}' (merged into the game's default)")
     run_name: str = arg("", "folder under runs_dir (default: <env_id>__s<seed>__<time>)")
     runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
     seed: int = arg(1, "seeds deals, sampling and network initialisation")
@@ -207,12 +207,16 @@ def _flag(name: str) -> str:
 # ----- command line -------------------------------------------------------------------------
 def parse_args(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None
                ) -> tuple[Args, set[str]]:
-    """Args from ``Args()`` < ``DEFAULTS[env_id]`` < the command line; also the names given."""
+    """Args from ``Args()`` < ``DEFAULTS[env_id]`` < the command line; also the names given.
+    ``--env-config`` is merged into the game's default one (Illimat's recipe needs its
+    ``harvest_features``, whatever else is asked): a key given wins."""
     parser = parser or build_parser(_env_id_in(argv))
     given = {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()
              if v is not None}
-    env_id = given.get("env_id", Args.env_id)
-    return Args(**{**DEFAULTS.get(env_id, {}), **given}), set(given)
+    tuned = DEFAULTS.get(given.get("env_id", Args.env_id), {})
+    if "env_config" in given:
+        given["env_config"] = {**tuned.get("env_config", {}), **given["env_config"]}
+    return Args(**{**tuned, **given}), set(given)
 
 
 def _env_id_in(argv: list[str] | None) -> str:
