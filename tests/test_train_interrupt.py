@@ -60,9 +60,10 @@ def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tm
     stopped_at = load_checkpoint(tmp_path / "stopped" / "checkpoints" / "latest.pt")["step"]
     assert stopped_at > 0 and f"stopped at step {stopped_at:,}" in out
     resumed = subprocess.run([sys.executable, "-m", "train", "--resume", "--run-name", "stopped", "--runs-dir",
-                              str(tmp_path), "--total-steps", str(stopped_at + 512), "--no-progress"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+                              str(tmp_path), "--total-steps", str(stopped_at + 512), "--no-progress",
+                              "--learning-rate", "0.1"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming from step {stopped_at:,}; kept the run's own --learning-rate" in resumed.stdout
     assert load_checkpoint(tmp_path / "stopped" / "checkpoints" / "latest.pt")["step"] == stopped_at + 512
 
 

@@ -649,6 +649,11 @@ def resolve_auto(args: Args) -> None:
     args.compute_dtype = resolve_compute_dtype(args.compute_dtype)
 
 
+# What a resume may change (its length and resources); the rest is the run's saved recipe.
+RESUMABLE = ("total_steps", "max_minutes", "eval_every", "eval_process", "checkpoint_every", "progress", "threads",
+             "engine", "compute_dtype", "actors")
+
+
 def start(args: Args, given: set[str]) -> Trainer:
     """A new Trainer, or one resumed from ``runs/<run_name>/checkpoints/latest.pt``; ValueError
     (or FileNotFoundError) on a bad argument, before anything is trained."""
@@ -675,10 +680,7 @@ def start(args: Args, given: set[str]) -> Trainer:
         raise ValueError(f"{path} was trained on {saved['env_id']!r}, not {args.env_id!r}")
     load_checkpoint(path, args.env_id if "env_id" in given else saved["env_id"])
     # The saved arguments win, except what may change on a resume.
-    overrides = {k: getattr(args, k) for k in ("total_steps", "max_minutes", "eval_every", "eval_process",
-                                               "checkpoint_every", "progress", "threads", "engine", "compute_dtype",
-                                               "actors")
-                 if k in given}
+    overrides = {k: getattr(args, k) for k in RESUMABLE if k in given}
     resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
                       **overrides, "resume": True, "runs_dir": args.runs_dir})
     resumed.validate()
@@ -701,6 +703,11 @@ def main(argv: list[str] | None = None) -> int:
     writer = SummaryWriter(str(trainer.run_dir), purge_step=trainer.step + 1 if trainer.step else None)
     writer.add_text("hyperparameters", hyperparameter_table(trainer.args), trainer.step)
     print(f"training {trainer.args.env_id} -> {trainer.run_dir} (tensorboard --logdir {trainer.args.runs_dir})")
+    if args.resume:
+        kept = sorted(set(given) - set(RESUMABLE) - {"resume", "run_name", "runs_dir", "env_id"})
+        print(f"resuming from step {trainer.step:,}" + (
+            f"; kept the run's own {', '.join(map(_flag, kept))} (a resume may change only "
+            f"{', '.join(map(_flag, RESUMABLE))})" if kept else ""))
     received = _stop_on_signals(trainer)
     try:
         result = trainer.train(writer)
