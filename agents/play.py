@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 import card_envs
 from agents import make_policy
@@ -24,8 +26,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("env_id", nargs="?", default=None, choices=card_envs.list_envs(),
                         help="the game (default three_piles_v0, or the --resume file's)")
-    parser.add_argument("--players", nargs="+", default=["heuristic", "random"],
-                        help="one policy name per seat (random, heuristic)")
+    parser.add_argument("--players", nargs="+", default=None,
+                        help="one policy name per seat (random, heuristic, ...); default: heuristic and random "
+                             "alternating over the game's default number of seats")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deal and of the agents")
     parser.add_argument("--games", type=int, default=1,
                         help="more than 1: play that many seat-rotated games and print win rates only")
@@ -44,6 +47,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                             "--resume file)")
     args = parser.parse_args(argv)
     args.parser = parser
+    if args.seed < 0:
+        parser.error(f"--seed must be 0 or more, got {args.seed}")
+    if args.games < 1:
+        parser.error(f"--games must be 1 or more, got {args.games}")
     if args.resume:
         args.human = True
     if not args.human:
@@ -51,7 +58,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             args.env_id = "three_piles_v0"
         given = [f"--{k}" for k in ("seat", "opponent", "config", "save") if getattr(args, k) is not None]
         if given:
-            parser.error(f"{', '.join(given)} only apply to a game you play: add --human")
+            parser.error(f"{', '.join(given)}: for a game you play yourself only; add --human")
     return args
 
 
@@ -96,6 +103,13 @@ def human_main(args: argparse.Namespace) -> int:
         parser.error(f"--seat must be a seat in 0..{game.num_players - 1}, got {seat!r}")
     opponent = args.opponent or saved.get("opponent") or default_opponent(game)
     save = args.save or args.resume or f"{env_id}_seat{seat}.snapshot.json"
+    folder = Path(save).resolve().parent  # checked now, not at 'quit' after the game
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
+    if Path(save).is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+        parser.error(f"--save {save}: cannot write a file there (a file name in a writable folder)")
     try:
         session = HumanGame(env_id, game.config, seat, opponent, args.seed, save, snapshot=snapshot)
     except ValueError as error:
@@ -109,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.human:
         return human_main(args)
+    if args.players is None:
+        seats = card_envs.make_game(args.env_id).num_players
+        args.players = [("heuristic", "random")[seat % 2] for seat in range(seats)]
     try:
         game = card_envs.make_game(args.env_id, num_players=len(args.players))
     except ValueError as error:

@@ -108,12 +108,23 @@ def test_a_game_through_a_real_pipe(tmp_path):
     assert "Game over." in result.stdout and "player_0 (random, your partner)" in result.stdout
 
 
+def test_a_played_game_seats_the_games_default_number_of_players(capsys):
+    """Piles is a 4-player game: by default heuristic and random alternate over its 4 seats."""
+    assert play_main(["piles_v0", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "player_3 (random)" in out and "player_2 (heuristic)" in out
+
+
 @pytest.mark.parametrize("argv, message", [
     (["three_piles_v0", "--human", "--seat", "5"], "--seat must be a seat in 0..1"),
-    (["three_piles_v0", "--seat", "1"], "--seat only apply to a game you play: add --human"),
+    (["three_piles_v0", "--seat", "1"], "--seat: for a game you play yourself only; add --human"),
     (["three_piles_v0", "--human", "--opponent", "nobody"], "unknown policy 'nobody'"),
     (["three_piles_v0", "--human", "--config", "[1]"], "--config must be a JSON object"),
     (["--human", "--resume", "/nonexistent/file.json"], "cannot read the snapshot file"),
+    (["three_piles_v0", "--human", "--save", "/proc/nope/x.json"], "--save /proc/nope/x.json: cannot write"),
+    (["three_piles_v0", "--human", "--save", "/tmp"], "--save /tmp: cannot write"),
+    (["three_piles_v0", "--seed", "-1"], "--seed must be 0 or more"),
+    (["three_piles_v0", "--games", "0"], "--games must be 1 or more"),
 ])
 def test_bad_arguments_are_refused(monkeypatch, capsys, argv, message):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
