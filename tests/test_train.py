@@ -450,6 +450,7 @@ def test_the_curve_script_plots_a_logged_run(tmp_path, capsys):
     assert "| 512 |" in table and "| 1,024 |" in table and "vs heuristic" in table
     assert (tmp_path / "plots" / "curve.png").read_bytes()[:4] == b"\x89PNG"
     assert curve.main([str(tmp_path)]) == 2 and "no training log" in capsys.readouterr().err
+    assert curve.main([str(tmp_path / "nope")]) == 2 and "is not a folder" in capsys.readouterr().err
 
 
 def test_elo_ratings_order_the_players_and_anchor_random_at_zero():

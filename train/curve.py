@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("run_dir", type=Path, help="a run folder, runs/<run>")
     parser.add_argument("--out", type=Path, default=None, help="where to write curve.png and curve.md")
     args = parser.parse_args(argv)
+    if not args.run_dir.is_dir():
+        print(f"error: {args.run_dir} is not a folder (a run folder: runs/<run>)", file=sys.stderr)
+        return 2
     try:
         import matplotlib  # noqa: F401  (checked first: a run's log is no use without it)
 
