@@ -139,7 +139,7 @@ def load_average() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("env_ids", nargs="*", default=["three_piles_v0"])
+    parser.add_argument("env_ids", nargs="*", default=["three_piles_v0"], help=", ".join(card_envs.list_envs()))
     parser.add_argument("--seconds", type=float, default=6.0, help="time per measurement (3 rounds)")
     parser.add_argument("--config", type=json.loads, default={}, help="game config as JSON")
     parser.add_argument("--batch", type=int, nargs="+", default=[], metavar="B",
@@ -148,6 +148,11 @@ def main() -> None:
     parser.add_argument("--backend", default="auto", choices=("auto", "torch", "numba", "all"),
                         help="batched engine backend (auto: numba on a CPU where installed)")
     args = parser.parse_args()
+    if not args.seconds > 0 or any(size < 1 for size in args.batch):
+        parser.error("--seconds must be positive and every --batch size at least 1")
+    unknown = [env_id for env_id in args.env_ids if env_id not in card_envs.list_envs()]
+    if unknown:
+        parser.error(f"unknown env {', '.join(unknown)}; there are: {', '.join(card_envs.list_envs())}")
     print(f"load average {load_average()}")
     for env_id in args.env_ids:
         # Interleaved rounds, best of each: robust to another process taking the core for a while.
@@ -159,6 +164,12 @@ def main() -> None:
         print(f"  raw engine                      {raw:>10,.0f} decisions/s")
         print(f"  make() env, auto_forced=False   {adapter:>10,.0f} decisions/s  (adapter cost {raw / adapter - 1:+.1%})")
         print(f"  make() env, default             {default:>10,.0f} decisions/s")
+        if args.batch:
+            from card_envs.batch import ENGINES
+
+            if env_id not in ENGINES:
+                print(f"  no batched engine (there are: {', '.join(ENGINES)})")
+                continue
         for backend in batch_backends(args.device, args.backend) if args.batch else []:
             for size in args.batch:
                 rate = max(bench_batch(env_id, size, args.device, backend, args.seconds / 3, args.config)

@@ -80,6 +80,10 @@ def main() -> None:
     parser.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
                         help="Args fields for both engines, e.g. num_games=512 actors=0 hidden=(64,)")
     args = parser.parse_args()
+    from card_envs.batch import ENGINES
+
+    if args.env_id not in ENGINES:
+        parser.error(f"{args.env_id} has no batched engine to compare (there are: {', '.join(ENGINES)})")
     overrides = parse_overrides(args.set)
     best: dict[str, tuple[float, float]] = {}
     print(f"{args.env_id}: {args.steps:,} steps per run, {args.rounds} round(s), overrides {overrides or 'none'}")
