@@ -194,7 +194,9 @@ def test_rllib_trainer_refuses_bad_arguments(capsys):
     for argv, message in ((["three_piles_v0", "--opponents", "nobody"], "--opponents"),
                           (["three_piles_v0", "--opponent-share", "2"], "--opponent-share"),
                           (["three_piles_v0", "--config", '{"num_players": 9}'], "--config"),
-                          (["three_piles_v0", "--num-env-runners", "-1"], "--num-env-runners")):
+                          (["three_piles_v0", "--num-env-runners", "-1"], "--num-env-runners"),
+                          (["three_piles_v0", "--iterations", "0"], "--iterations"),
+                          (["three_piles_v0", "--max-minutes", "-1"], "--max-minutes")):
         with pytest.raises(SystemExit) as exit_info:
             rllib.parse_args(argv)
         assert exit_info.value.code == 2 and message in capsys.readouterr().err

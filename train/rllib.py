@@ -215,6 +215,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             parser.error(f"--{name.replace('_', '-')} must be positive")
     if not 0.0 <= args.opponent_share <= 1.0:
         parser.error("--opponent-share must be within [0, 1]")
+    if args.iterations is not None and args.iterations < 1:
+        parser.error("--iterations must be at least 1")
+    if not args.max_minutes > 0 or not all(h >= 1 for h in args.hidden) or not args.lr > 0:
+        parser.error("--max-minutes, --lr and every --hidden width must be positive")
     if args.minibatch_size > args.train_batch_size:
         parser.error("--minibatch-size must not exceed --train-batch-size")
     args.out = args.out or Path("runs") / f"rllib_{args.env_id}"
