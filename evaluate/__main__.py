@@ -158,8 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     if mode == "exploit":
         print(f"training an exploiter of {players[0].spec} for {args.minutes:g} minutes -> {out / 'exploiter'}",
               file=sys.stderr)
-        exploiter = train_exploiter(args.env_id, game.config, players[0].spec, args.minutes, out, args.seed,
-                                    progress=not args.no_progress)
+        exploiter, trained = train_exploiter(args.env_id, game.config, players[0].spec, args.minutes, out,
+                                             args.seed, progress=not args.no_progress)
         players, pairs = [exploiter] + players, [(exploiter, players[0])]
     pattern = seating_pattern(game, args.seating)
     seatings = len(distinct_rotations(pattern))
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"env_id": args.env_id, "config": game.config, "mode": mode, "deals": args.deals, "seed": args.seed,
             "seating_pattern": "".join("AB"[k] for k in pattern), "seatings_per_deal": seatings,
             "chunk_deals": args.chunk_deals, "workers": args.workers, "wall_s": wall, "command": command,
-            "record": args.record, **({"exploit_minutes": args.minutes} if mode == "exploit" else {})}
+            "record": args.record, **({"exploit_minutes": args.minutes, **trained} if mode == "exploit" else {})}
     report = build_report(meta, players, results)
     files = write_all(report, out, make_plots=not args.no_plots)
     print(markdown(report))

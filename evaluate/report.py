@@ -117,7 +117,7 @@ def markdown(report: dict[str, Any]) -> str:
              f"Config {json.dumps(meta['config'])}; {meta['deals']} deals (seeds {meta['seed']}.."
              f"{meta['seed'] + meta['deals'] - 1}), each played in {meta['seatings_per_deal']} seatings "
              f"(seating pattern {meta['seating_pattern']}, rotated); chunks of {meta['chunk_deals']} deals; "
-             f"{meta['workers']} worker(s); wall time {meta['wall_s']:.0f} s.", "",
+             f"{meta['workers']} worker(s); wall time {meta['wall_s']:.0f} s." + _exploiter_note(meta), "",
              "## Results (player A vs player B)", "",
              "Win rate = A's wins / games, score rate = (wins + draws / 2) / games, each with its Wilson "
              "95% interval; A's reward = mean reward of A's seats (its team's; in win mode (W - L) / games "
@@ -275,6 +275,13 @@ def write_all(report: dict[str, Any], out: Path, make_plots: bool = True) -> lis
     write_text(out / "results.json", json.dumps(report, indent=1, default=_json_default) + "\n")
     write_text(out / "results.md", markdown(report))
     return [out / name for name in report["meta"]["files"]]
+
+
+def _exploiter_note(meta: dict[str, Any]) -> str:
+    if "exploiter_steps" not in meta:
+        return ""
+    return (f" The exploiter trained for {meta['exploiter_steps']:,} steps in {meta['exploiter_train_s']:.0f} s "
+            f"(--minutes {meta['exploit_minutes']:g}).")
 
 
 def _json_default(value: Any) -> Any:
