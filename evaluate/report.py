@@ -267,10 +267,15 @@ def plots(report: dict[str, Any], out: Path) -> list[str]:
     return written
 
 
+PLOTS = ("winrate_matrix.png", "ratings.png", "rating_curve.png")  # every plot `plots` may write
+
+
 def write_all(report: dict[str, Any], out: Path, make_plots: bool = True) -> list[Path]:
     """results.json, results.md and the PNG plots in ``out``, each written atomically."""
     out = Path(out)
     names = plots(report, out) if make_plots else []
+    for stale in set(PLOTS) - set(names):  # an earlier report's plot in the same --out would pass for this one's
+        (out / stale).unlink(missing_ok=True)
     report["meta"]["files"] = ["results.json", "results.md"] + names
     write_text(out / "results.json", json.dumps(report, indent=1, default=_json_default) + "\n")
     write_text(out / "results.md", markdown(report))

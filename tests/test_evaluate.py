@@ -220,6 +220,12 @@ def test_cli_round_robin_with_a_checkpoint_folder_writes_tables_ratings_and_plot
     assert (out / "winrate_matrix.png").read_bytes()[:4] == b"\x89PNG"
     assert "Rating vs training step: tiny" in (out / "results.md").read_text()
     assert not list(out.glob(".*tmp"))  # atomic writes leave no temporary files
+    # A head-to-head into the same folder draws no rating curve: the old one must not stay beside it.
+    assert evaluate_main(["three_piles_v0", "random", "heuristic", "--deals", "2", "--out", str(out),
+                          "--no-progress"]) == 0
+    assert not (out / "rating_curve.png").exists()
+    assert sorted(p.name for p in out.glob("*.png")) == sorted(
+        f for f in json.loads((out / "results.json").read_text())["meta"]["files"] if f.endswith(".png"))
 
 
 def test_cli_gauntlet_against_chosen_baselines(tmp_path):
