@@ -21,7 +21,7 @@ then ``env.step(a)`` for each ``a`` in ``r.actions``. Chance events are part of 
 deck order, Piles' ``chance_seed``), so the same actions give the same game.
 
     from card_envs.replay import load_replay
-    replay = load_replay("games/deal_000000_rot0.json")
+    replay = load_replay("games/deal000000_shift0.json")
     for state, action in replay:                    # the position before each action (a copy)
         print(replay.game.action_to_string(action))
     assert replay.final_state().scores() == replay.final_scores
