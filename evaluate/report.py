@@ -167,12 +167,19 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def score_matrix(report: dict[str, Any]) -> np.ndarray:
+    """Score rate of row vs column. The mirror cell (B vs A) is 1 - A's rate only where both hold as
+    many seats; in a field seating (A in one seat, B in the others) B's seat against a field of A was
+    never played, and its cell stays empty."""
     labels = [pl["label"] for pl in report["players"]]
     index = {n: i for i, n in enumerate(labels)}
     matrix = np.full((len(labels), len(labels)), np.nan)
+    pattern = report["meta"].get("seating_pattern", "AB")
+    mirror = pattern.count("A") == pattern.count("B")
     for p in report["pairings"]:
         i, j = index[p["a"]], index[p["b"]]
-        matrix[i, j], matrix[j, i] = p["score_rate"], 1 - p["score_rate"]
+        matrix[i, j] = p["score_rate"]
+        if mirror:
+            matrix[j, i] = 1 - p["score_rate"]
     return matrix
 
 

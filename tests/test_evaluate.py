@@ -262,3 +262,14 @@ def test_cli_argument_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
         evaluate_main(argv)
     assert exit_info.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_the_score_matrix_mirrors_a_pairing_only_when_both_sides_hold_as_many_seats():
+    from evaluate.report import score_matrix
+
+    report = {"players": [{"label": "a"}, {"label": "b"}], "pairings": [{"a": "a", "b": "b", "score_rate": 0.8}],
+              "meta": {"seating_pattern": "AB"}}
+    assert score_matrix(report)[1, 0] == pytest.approx(0.2)
+    report["meta"]["seating_pattern"] = "ABB"  # b's seat against two of a was never played
+    matrix = score_matrix(report)
+    assert matrix[0, 1] == 0.8 and np.isnan(matrix[1, 0])
