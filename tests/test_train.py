@@ -488,3 +488,13 @@ def test_compute_dtype_auto_is_bfloat16_only_where_the_cpu_has_it(tmp_path, monk
     monkeypatch.setattr(acting, "native_bfloat16", lambda: not native)
     resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True), {"run_name", "resume"})
     assert resumed.args.compute_dtype == expected
+
+
+def test_a_finished_run_resumed_keeps_its_final_evaluation(tmp_path):
+    """Nothing left to train: the resumed run neither trains nor plays (and logs) its final
+    evaluation again at the same step."""
+    first = Trainer(tiny_args(tmp_path, total_steps=512))
+    results = first.train()
+    resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True), {"run_name", "resume"})
+    resumed.evaluate = lambda deals: pytest.fail("the final evaluation was played again")
+    assert resumed.train() == results and resumed.step == first.step

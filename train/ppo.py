@@ -324,11 +324,11 @@ class Trainer:
         self.trained_seconds = 0.0  # wall time of training before this process (a resumed run's clock)
         self.teacher_coef = args.teacher_coef if args.teacher else 0.0  # decays with the run (--teacher-until)
         self.rng = np.random.default_rng(args.seed)
+        self.last_eval: dict[str, float] = {}
         if checkpoint is not None:
             self._restore(checkpoint)
         self.run_dir = Path(args.runs_dir) / args.run_name
         self.last_checkpoint = self.run_dir / "checkpoints" / "latest.pt" if checkpoint is not None else None
-        self.last_eval: dict[str, float] = {}
         self.actor = None
         self.evaluator: EvalProcess | None = None  # --eval-process: evaluations beside training
         self.eval_due = False  # an evaluation fell due while the evaluator was busy
@@ -549,6 +549,9 @@ class Trainer:
             self.save()
             bar.close()
             return {}
+        if self.step == start_step and self.last_eval:  # a finished run resumed: its final evaluation stands
+            bar.close()
+            return self.last_eval
         # The trained weights are kept before the final evaluation (minutes on some games): a stop
         # signal from here on interrupts the evaluation at once (`_stop_on_signals`).
         self.save()
@@ -705,9 +708,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"training {trainer.args.env_id} -> {trainer.run_dir} (tensorboard --logdir {trainer.args.runs_dir})")
     if args.resume:
         kept = sorted(set(given) - set(RESUMABLE) - {"resume", "run_name", "runs_dir", "env_id"})
-        print(f"resuming from step {trainer.step:,}" + (
-            f"; kept the run's own {', '.join(map(_flag, kept))} (a resume may change only "
-            f"{', '.join(map(_flag, RESUMABLE))})" if kept else ""))
+        note = "" if trainer.update < trainer.total_updates else " (nothing left to train: give a larger --total-steps)"
+        if kept:
+            note += (f"; kept the run's own {', '.join(map(_flag, kept))} (a resume may change only "
+                     f"{', '.join(map(_flag, RESUMABLE))})")
+        print(f"resuming from step {trainer.step:,}{note}")
     received = _stop_on_signals(trainer)
     try:
         result = trainer.train(writer)
