@@ -5,8 +5,19 @@ from __future__ import annotations
 
 import json
 
+from card_envs.games.split_the_hoard.cards import load_cards
 from card_envs.games.split_the_hoard.rules import (
     CLAIM, NEGOTIATE, REVEAL, SplitTheHoardGame, SplitTheHoardState)
+
+CS = load_cards()
+
+
+def tc(*names_) -> list[int]:
+    """Counts per card name (a Haul for the scoring functions) of the named cards."""
+    counts = [0] * CS.num_names
+    for n in names_:
+        counts[CS.name_index[n]] += 1
+    return counts
 
 
 class Table:

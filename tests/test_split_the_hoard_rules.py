@@ -11,18 +11,9 @@ import pytest
 import card_envs
 from card_envs.games.split_the_hoard import effects as E
 from card_envs.games.split_the_hoard import scoring
-from card_envs.games.split_the_hoard.cards import load_cards
 from card_envs.games.split_the_hoard.rules import CLAIM, NEGOTIATE, REVEAL, SplitTheHoardGame
-from tests.test_split_the_hoard_helpers import Table, legal_names, names, play
+from tests.test_split_the_hoard_helpers import CS, Table, legal_names, names, play, tc
 
-CS = load_cards()
-
-
-def tc(*names_):
-    counts = [0] * CS.num_names
-    for n in names_:
-        counts[CS.name_index[n]] += 1
-    return counts
 
 
 # ----- the card list ------------------------------------------------------------------------------
