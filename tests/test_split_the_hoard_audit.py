@@ -14,7 +14,6 @@ from card_envs.games.split_the_hoard.rules import CLAIM, NEGOTIATE, REVEAL, Spli
 from tests.test_split_the_hoard_helpers import CS, Table, checked, legal_names, names, play, tc
 
 
-
 def card_of(s, pile, name):
     """The first card of `name` in `pile`."""
     i = s.game.cards.name_index[name]

@@ -15,7 +15,6 @@ from card_envs.games.split_the_hoard.rules import CLAIM, NEGOTIATE, REVEAL, Spli
 from tests.test_split_the_hoard_helpers import CS, Table, legal_names, names, play, tc
 
 
-
 # ----- the card list ------------------------------------------------------------------------------
 def test_the_open_edition_list_has_every_card_of_section_3():
     assert CS.num_cards == 103 and CS.num_names == 39
