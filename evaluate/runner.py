@@ -182,7 +182,8 @@ def _init_worker(*args) -> None:
 def _exit_with_parent() -> None:
     """End this worker as soon as the process that started it ends. A parent killed outright
     (SIGKILL, or SIGTERM in a program that installs no handler) cannot terminate its pool, whose
-    workers would otherwise play their chunks (minutes of ISMCTS games) to nobody. The thread waits on the parent's sentinel: no polling."""
+    workers would otherwise play their chunks (minutes of ISMCTS games) to nobody. The thread
+    waits on the parent's sentinel: no polling."""
     parent = mp.parent_process()
 
     def watch() -> None:

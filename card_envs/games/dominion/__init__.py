@@ -302,13 +302,12 @@ discard pile; ``seed`` (and a random kingdom and Bane) is drawn from the env's r
 - Rocks: the Silver goes onto the deck when the owner is in his own Buy phase, both of its steps
   (buying Rocks; trashing it with Sauna's trash or Peaceful Cult while playing Treasures), else into
   hand.
-- A set-aside Encampment returns when Clean-up starts, before the turn ends, so the end-of-game
-  check at the end of the turn sees its pile refilled (an Encampment/Plunder pile emptied during
-  the turn does not count as empty then).
 - A Silver that Herb Gatherer plays in the Action phase is a Silver played this turn: with a Sauna
   played, it asks Sauna's trash question.
 - Encampment: revealing Gold or Plunder is optional (``done`` sets it aside); set-aside
-  Encampments return to the top of their pile when Clean-up starts (split-pile rule 4).
+  Encampments return to the top of their pile when Clean-up starts (split-pile rule 4), before the
+  turn ends: the end-of-game check sees the pile refilled (emptied during the turn, it does not
+  count as empty then).
 - Settlers / Bustling Village take the deepest matching card of the discard pile (the visible top
   stays when it can).
 - Clean-up discards the hand (in card order) then the cards in play, so the visible discard top is
@@ -322,8 +321,8 @@ discard pile; ``seed`` (and a random kingdom and Bane) is drawn from the env's r
   runners rotate seats.
 - The ``max_turns`` cap is our addition (see Episode end).
 - Rotate: asked as a yes/no of the card's own pile (asked even when the pile holds one name:
-  nothing changes then; not asked when the pile is empty, which is public); Battle Plan offers every non-empty Supply pile, one-name piles
-  included. A pile can be rotated only when its rotator is in the game, so snapshots accept
+  nothing changes then; not asked when the pile is empty, which is public); Battle Plan offers
+  every non-empty Supply pile, one-name piles included. A pile can be rotated only when its rotator is in the game, so snapshots accept
   rotated orders (each name in one run, no longer than at setup, the names in the setup's cyclic
   order) only for the Allies piles, or for any split pile when Clashes (Battle Plan) is in the
   Supply.
@@ -342,9 +341,9 @@ discard pile; ``seed`` (and a random kingdom and Bane) is drawn from the env's r
   wait for the next turn actually taken). If the skipped turn is a Voyage extra turn, that extra
   turn is lost (and, being an extra turn, adds nothing to the tie-break count) and its Voyage is
   discarded at once (the official ruling waits for the next Clean-up; the Voyage can do nothing
-  meanwhile). Trashed, Lich goes from the trash to the discard
-  pile, then a card costing less (in $; no Debt card qualifies) must be gained from the trash if
-  there is one; Gold ($6) is not cheaper.
+  meanwhile). Trashed, Lich goes from the trash to the discard pile, then a card costing less
+  (in $; no Debt card qualifies) must be gained from the trash if there is one; Gold ($6) is not
+  cheaper.
 - Naming a card: from the card names of this game's Supply piles (every other name can never
   match). Sorcerer: a victim who cannot reveal a card (empty deck and discard pile) gains a Curse.
   Sorceress with nothing to reveal gives no Curse.
