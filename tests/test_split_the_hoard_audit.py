@@ -483,14 +483,7 @@ def test_a_deal_returned_unsold_in_claim_triggers_for_its_owner():
 # ================================================================================================
 def _to_claim(t: Table, offers: dict, added: dict | None = None, rest: str = "deck"):
     """Negotiate is over: the given Treasures are still on the Negotiate Cards; Claim begins."""
-    s = t.s
-    for p, row in offers.items():
-        for k, name in enumerate(row):
-            if name:
-                s.offer[p][k] = t.card(name)
-    for (p, k), count in (added or {}).items():
-        s.added[p][k] = [t.any_card() for _ in range(count)]
-    s = t.build(rest)
+    s = t.commit(offers, added).build(rest)
     s.phase, s.flipped = NEGOTIATE, True
     s._start_claim()
     s._advance()

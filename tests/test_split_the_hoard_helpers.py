@@ -87,8 +87,9 @@ class Table:
         s._advance()
         return checked(s)
 
-    def negotiate(self, offers: dict, added: dict | None = None, rest: str = "deck") -> SplitTheHoardState:
-        """offers: seat -> three names or None; added: (seat, card index 0..2) -> Coin count."""
+    def commit(self, offers: dict, added: dict | None = None) -> "Table":
+        """offers: seat -> three names or None, on the Negotiate Cards; added: (seat, card index
+        0..2) -> Coin count."""
         s = self.s
         for p, names in offers.items():
             for k, name in enumerate(names):
@@ -96,7 +97,11 @@ class Table:
                     s.offer[p][k] = self.card(name)
         for (p, k), count in (added or {}).items():
             s.added[p][k] = [self.any_card() for _ in range(count)]
-        s = self.build(rest)
+        return self
+
+    def negotiate(self, offers: dict, added: dict | None = None, rest: str = "deck") -> SplitTheHoardState:
+        """Negotiate with these commits (see `commit`), the Dragon Card holder's turn."""
+        s = self.commit(offers, added).build(rest)
         s.phase, s.stage, s.flipped = NEGOTIATE, "turns", True
         s.turn_i = 0
         s._new_turn()
