@@ -8,8 +8,9 @@ Runs `python -m train`'s Trainer for ``--steps`` decisions with ``--engine refer
 ``--engine batch``, every other argument the same (the game's defaults from train/configs.py,
 without periodic evaluations or checkpoints), in interleaved rounds, and prints SPS side by side:
 the trainer's own figure (``charts/SPS``: all seats' decisions over the training loop's wall
-time, the actor's start included) and the steady rate after the first updates. The machine is
-shared: the load average is printed with each run, and the best round of each engine is kept.
+time, the actor's start and ``--compile``'s compiling included) and the steady rate after the
+first updates. The machine is shared: the load average is printed with each run, and the best
+round of each engine is kept.
 """
 
 from __future__ import annotations
@@ -75,7 +76,9 @@ def parse_overrides(items: list[str]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("env_id", nargs="?", default="three_piles_v0", choices=card_envs.list_envs())
-    parser.add_argument("--steps", type=int, default=1_500_000, help="decisions per run (all seats)")
+    parser.add_argument("--steps", type=int, default=4_000_000,
+                        help="decisions per run (all seats): enough for the compiling of --compile (seconds, "
+                             "counted in SPS) to weigh as little as in a real run")
     parser.add_argument("--rounds", type=int, default=2, help="runs per engine, interleaved; the best is kept")
     parser.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE",
                         help="Args fields for both engines, e.g. num_games=512 actors=0 hidden=(64,)")

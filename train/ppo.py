@@ -31,6 +31,9 @@ How it works (in the spirit of CleanRL's single-file PPO):
 - Two processes by default (``--actors 1``, `train.acting`): an actor plays rollout k+1 with
   the weights after update k-1 while this learner trains on rollout k, so both cores work; the
   one-update lag is absorbed by PPO's importance ratio. ``--actors 0`` plays in this process.
+- The loss of a minibatch is one function (`train.loss`); ``--compile`` hands it to
+  torch.compile, which fuses its forward and backward passes (where the learner, not the games,
+  limits the speed: 3 Piles on the batched engine).
 - Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `agents.neural`, with the
   sha256 of the weights). A NaN or infinite loss or weight stops the run (exit code 1) with a
   message naming the step and the last good checkpoint; nothing non-finite is ever saved.
@@ -66,10 +69,11 @@ import card_envs
 from agents import make_policy, named_bots_text, opponent_names, policy_names
 from agents.neural import ActorCritic, load_checkpoint, network_from_checkpoint, save_checkpoint
 from evaluate.report import check_writable
-from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, autocast, critic_size, game_engine, make_actor,
+from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, critic_size, game_engine, make_actor,
                           resolve_compute_dtype, torch_dtype)
 from train.configs import DEFAULTS
-from train.policy_terms import mask_offsets, policy_terms
+from train.loss import compiled, minibatch_loss
+from train.policy_terms import mask_offsets
 from train.pretrain import clone, play_teacher
 from train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     EvalProcess, elo_ratings, evaluate_policy, games_per_deal)
@@ -138,6 +142,9 @@ class Args:
                                         "does not) or 'auto' (bfloat16 where the CPU has native bf16, else float32); "
                                         "weights, optimizer and losses stay float32; evaluation is always float32")
     threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow)")
+    compile: bool = arg(False, "compile the learner's PPO loss with torch.compile: each update 5-15%% faster, after "
+                               "5-30 s of compiling at the start (cached on disk for later runs); it needs a C++ "
+                               "compiler, and without one the run says so and goes on uncompiled")
     resume: bool = arg(False, "continue run_name from its latest checkpoint")
     progress: bool = arg(True, "show a progress bar")
 
@@ -319,6 +326,7 @@ class Trainer:
                                    critic_size(self.game, args.critic))
         # fused: one kernel over all the parameters, 3x faster than the default per-tensor loop on a CPU.
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
+        self.minibatch_loss = compiled(minibatch_loss) if args.compile else minibatch_loss
         self.pool_states: list[dict[str, torch.Tensor]] = []  # mirrors the actor's frozen snapshots
         self.step, self.update = 0, 0
         self.trained_seconds = 0.0  # wall time of training before this process (a resumed run's clock)
@@ -370,47 +378,33 @@ class Trainer:
         targets = advantages + torch.from_numpy(old_values)
         size = len(actions)
         minibatch = max(1, size // args.num_minibatches)
-        clip_fractions, approx_kl = [], torch.tensor(0.0)
+        teacher_coef = torch.tensor(self.teacher_coef if imitating else 0.0)  # a tensor: no recompile as it decays
+        clip_fractions = []
         for _epoch in range(args.update_epochs):
             order = torch.from_numpy(self.rng.permutation(size))
             for start in range(0, size - minibatch + 1, minibatch):
                 idx = order[start:start + minibatch]
-                with autocast(args.compute_dtype):  # index_select: 6x faster than [idx] on rows
-                    logits, values = self.network.heads(
-                        observations.index_select(0, idx),
-                        None if critic_inputs is None else critic_inputs.index_select(0, idx))
-                values = values.float()  # the losses in float32
-                # The chosen actions' log-probabilities (and the teacher's) and the entropy, masked,
-                # in float32, in one fused step (torch.distributions adds overhead here).
-                log_probs, entropies = policy_terms(logits, offsets.index_select(0, idx), chosen.index_select(0, idx))
-                log_ratio = log_probs[:, 0] - old_log_probs[idx]
-                ratio = log_ratio.exp()
-                with torch.no_grad():
-                    approx_kl = ((ratio - 1) - log_ratio).mean()
-                    clip_fractions.append(((ratio - 1).abs() > args.clip_coef).float().mean().item())
-                adv = advantages[idx]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                policy_loss = torch.max(-adv * ratio,
-                                        -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
-                value_loss = 0.5 * (values - targets[idx]).square().mean()
-                entropy = entropies.mean()
-                loss = policy_loss - args.ent_coef * entropy + args.vf_coef * value_loss
-                if imitating:  # kickstarting: cross-entropy to the teacher's choices
-                    imitation = -log_probs[:, 1].mean()
-                    loss = loss + self.teacher_coef * imitation
+                # index_select: 6x faster than [idx] on rows
+                loss, terms = self.minibatch_loss(
+                    self.network, observations.index_select(0, idx),
+                    None if critic_inputs is None else critic_inputs.index_select(0, idx),
+                    offsets.index_select(0, idx), chosen.index_select(0, idx), old_log_probs[idx],
+                    advantages[idx], targets[idx], teacher_coef, args.clip_coef, args.ent_coef, args.vf_coef,
+                    args.compute_dtype)
+                clip_fractions.append(terms["clipfrac"].item())
                 if not torch.isfinite(loss):  # before the step: the weights are still the last good ones
-                    raise FloatingPointError(f"non-finite loss (policy {policy_loss.item():.3g}, "
-                                             f"value {value_loss.item():.3g}, entropy {entropy.item():.3g})")
+                    raise FloatingPointError(f"non-finite loss (policy {terms['policy_loss'].item():.3g}, "
+                                             f"value {terms['value_loss'].item():.3g}, "
+                                             f"entropy {terms['entropy'].item():.3g})")
                 self.optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.network.parameters(), args.max_grad_norm)
                 self.optimizer.step()
         explained = 1 - np.var(targets.numpy() - old_values) / (np.var(targets.numpy()) + 1e-8)
-        losses = {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(),
-                  "entropy": entropy.item(), "approx_kl": approx_kl.item(),
-                  "clipfrac": float(np.mean(clip_fractions)), "explained_variance": float(explained)}
+        losses = {name: terms[name].item() for name in ("policy_loss", "value_loss", "entropy", "approx_kl")}
+        losses.update(clipfrac=float(np.mean(clip_fractions)), explained_variance=float(explained))
         if imitating:  # how often the acting policy already chose as the teacher does
-            losses["imitation"] = imitation.item()
+            losses["imitation"] = terms["imitation"].item()
             losses["teacher_agreement"] = (actions == teacher_actions).float().mean().item()
         return losses
 
@@ -654,7 +648,7 @@ def resolve_auto(args: Args) -> None:
 
 # What a resume may change (its length and resources); the rest is the run's saved recipe.
 RESUMABLE = ("total_steps", "max_minutes", "eval_every", "eval_process", "checkpoint_every", "progress", "threads",
-             "engine", "compute_dtype", "actors")
+             "engine", "compute_dtype", "actors", "compile")
 
 
 def start(args: Args, given: set[str]) -> Trainer:
