@@ -381,9 +381,10 @@ def test_the_shipped_checkpoint_loads_and_still_plays_well():
     game = card_envs.make_game("three_piles_v0")
     rewards = rotated_match(game, [policy, RandomPolicy()], 100, seed=31)[:, 0]
     assert win_draw_loss(rewards)[0] / len(rewards) >= 0.9
-    # It won 0.672 of 2,000 games against the scripted agent: 0.55 is about four standard errors lower.
+    # It won 0.766 of 2,000 games against the scripted agent: 0.65 is about four standard errors
+    # (of 200 games) lower.
     rewards = rotated_match(game, [policy, make_policy("heuristic", game)], 100, seed=31)[:, 0]
-    assert win_draw_loss(rewards)[0] / len(rewards) >= 0.55
+    assert win_draw_loss(rewards)[0] / len(rewards) >= 0.65
 
 
 def test_the_shipped_piles_checkpoint_loads_and_still_plays_well():

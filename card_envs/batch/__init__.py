@@ -84,6 +84,10 @@ like the reference engine. On the 2-core machine (load average 1.4 to 1.9), deci
 |---|---|---|---|
 | three_piles_v0 | 144,000 | 1,251,000 (8.7x) | 1,123,000 (7.8x) |
 | piles_v0 | 90,100 | 758,000 (8.4x) | 729,000 (8.1x) |
+
+Measured again on 2026-11-26 (another machine of the same kind, load average 0.9 to 2.2):
+three_piles_v0 107,000 / 1,134,000 / 1,037,000, and 981,000 at B=4096 in a busier run;
+piles_v0 63,000 / 672,000 / 647,000.
 """
 
 from __future__ import annotations
