@@ -51,13 +51,23 @@ def test_where_compiling_fails_the_loss_runs_uncompiled_after_one_warning(monkey
     def failing_compile(function, **kwargs):
         def call(*args, **kw):
             calls.append("compiled")
-            raise torch._dynamo.exc.TorchDynamoException("InvalidCxxCompiler: No working C++ compiler found")
+            raise torch._dynamo.exc.BackendCompilerFailed(
+                function, RuntimeError("InvalidCxxCompiler: No working C++ compiler found"), None)
         return call
 
     monkeypatch.setattr(loss_module.torch, "compile", failing_compile)
     double = compiled(lambda x: 2 * x)
-    with pytest.warns(RuntimeWarning, match="--compile: torch.compile failed.*uncompiled"):
+    with pytest.warns(RuntimeWarning, match="--compile: torch.compile failed .RuntimeError: InvalidCxxCompiler.*"
+                                            "uncompiled"):
         assert double(torch.tensor(3.0)) == 6.0
     assert double(torch.tensor(4.0)) == 8.0  # no second try, no second warning
     assert calls == ["compiled"]
 
+
+
+def test_an_error_of_the_loss_itself_is_raised_as_it_is_and_not_taken_for_a_compiler_failure(recwarn):
+    double = compiled(lambda x: x @ x)
+    with pytest.raises(Exception, match="size|shape") as raised:
+        double(torch.zeros(2, 3))
+    assert not isinstance(raised.value, torch._dynamo.exc.BackendCompilerFailed)
+    assert not [w for w in recwarn if "--compile" in str(w.message)]

@@ -59,9 +59,10 @@ def compiled(function: Callable) -> Callable:
         try:
             result = fast(*args, **kwargs)
             chosen.append(fast)
-        except torch._dynamo.exc.TorchDynamoException as error:
-            reason = (str(error).strip().splitlines() or [""])[0]
-            warnings.warn(f"--compile: torch.compile failed ({type(error).__name__}: {reason}); "
+        except torch._dynamo.exc.BackendCompilerFailed as error:  # the compiler, not the loss (its errors pass)
+            cause = getattr(error, "inner_exception", None) or error
+            reason = (str(cause).strip().splitlines() or [""])[0]
+            warnings.warn(f"--compile: torch.compile failed ({type(cause).__name__}: {reason}); "
                           "training goes on uncompiled", RuntimeWarning, stacklevel=2)
             chosen.append(function)
             result = function(*args, **kwargs)
