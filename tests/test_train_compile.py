@@ -8,15 +8,14 @@ import copy
 import pytest
 import torch
 
+from tests.test_train import tiny_args
 from train import loss as loss_module
 from train.loss import compiled
-from train.ppo import Args, Trainer
+from train.ppo import Trainer
 
 
 def _trainer(tmp_path, **overrides) -> Trainer:
-    values = dict(run_name="t", runs_dir=str(tmp_path), num_games=32, num_steps=16, hidden=(32, 32), actors=0,
-                  engine="reference", eval_every=0, progress=False, update_epochs=2, num_minibatches=2)
-    return Trainer(Args(**{**values, **overrides}))
+    return Trainer(tiny_args(tmp_path, num_games=32, hidden=(32, 32), update_epochs=2, num_minibatches=2, **overrides))
 
 
 def _rollouts(trainer: Trainer, count: int):
