@@ -4,6 +4,7 @@ it once, before its first update, on the run's clock."""
 
 from __future__ import annotations
 
+import dataclasses
 import numpy as np
 import pytest
 import torch
@@ -11,6 +12,7 @@ import torch
 import card_envs
 from agents import make_policy
 from agents.neural import ActorCritic
+from train.acting import critic_size
 from train.ppo import Trainer, main
 from train.pretrain import Demonstrations, _concatenate, _game_demonstrations, clone, play_teacher
 from tests.test_train import tiny_args
@@ -44,11 +46,38 @@ def test_the_same_seed_records_the_same_games(three_piles):
 
 def test_returns_are_discounted_per_later_decision_of_the_same_seat():
     # Seats decide 0, 1, 0, 0, 1; seat 0 ends with +1, seat 1 with -1.
-    decisions = [(np.full(3, a, np.float32), np.eye(2, dtype=bool)[a % 2], a, s) for a, s in enumerate([0, 1, 0, 0, 1])]
+    decisions = [(np.full(3, a, np.float32), np.eye(2, dtype=bool)[a % 2], a, s, None) for a, s in enumerate([0, 1, 0, 0, 1])]
     out = _game_demonstrations(decisions, np.array([1.0, -1.0]), gamma=0.5)
     assert out.returns.tolist() == [0.25, -0.5, 0.5, 1.0, -1.0]
     assert out.actions.tolist() == [0, 1, 2, 3, 4]  # in game order
     assert out.observations[:, 0].tolist() == [0, 1, 2, 3, 4] and out.masks[:, 0].tolist() == [1, 0, 1, 0, 1]
+
+
+def test_privileged_demonstrations_keep_the_full_state_and_the_deciding_seat(three_piles):
+    game, teacher = three_piles
+    plain = play_teacher(game, teacher, games=4, seed=2)
+    full = play_teacher(game, teacher, games=4, seed=2, privileged=True)
+    assert plain.critic_inputs is None and (full.actions == plain.actions).all()  # the same games
+    assert full.critic_inputs.shape == (len(full), critic_size(game, "state"))
+    seat_one_hot = full.critic_inputs[:, -game.num_players:]
+    assert (seat_one_hot.sum(1) == 1).all() and len(np.unique(seat_one_hot.argmax(1))) == game.num_players
+    # The state part shows both seats' hands, which no observation does.
+    assert not np.array_equal(full.critic_inputs[:, :game.observation_size], full.observations)
+
+
+def test_a_separate_critic_is_fitted_to_the_results_and_needs_its_inputs(three_piles):
+    game, teacher = three_piles
+    demos = play_teacher(game, teacher, games=200, seed=1, privileged=True)
+    torch.manual_seed(0)
+    network = ActorCritic(game.observation_size, game.num_actions, (64,), critic_size(game, "state"))
+    critic_before = {k: v.clone() for k, v in network.critic.state_dict().items()}
+    history = clone(network, demos, epochs=4, seed=0)
+    assert history[-1]["value_loss"] < history[0]["value_loss"] and history[-1]["value_loss"] < 0.4, history
+    assert any((critic_before[k] != v).any() for k, v in network.critic.state_dict().items())
+    assert history[-1]["held_out_agreement"] > 0.4  # the policy is fitted as without a critic
+    without = Demonstrations(demos.observations, demos.masks, demos.actions, demos.returns)
+    with pytest.raises(ValueError, match="separate critic"):
+        clone(network, without, epochs=1, seed=0)
 
 
 def test_games_are_concatenated_in_order_and_freed_as_copied():
@@ -63,6 +92,9 @@ def test_games_are_concatenated_in_order_and_freed_as_copied():
     assert out.masks[:, 1].tolist() == [True, False, True, False, True]
     assert np.allclose(out.returns, [0, 0.1, 0.2, 0.3, 0.4])
     assert len(_concatenate([], 3, 2)) == 0
+    privileged = [dataclasses.replace(game(0, 2), critic_inputs=np.ones((2, 4), np.float32)),
+                  dataclasses.replace(game(2, 1), critic_inputs=np.zeros((1, 4), np.float32))]
+    assert _concatenate(privileged, 3, 2).critic_inputs.sum(1).tolist() == [4, 4, 0]
 
 
 def test_cloning_makes_the_network_choose_as_the_teacher(three_piles):
@@ -103,6 +135,15 @@ def test_the_trainer_clones_once_before_its_first_update_on_the_runs_clock(tmp_p
     trainer.update = 0
     trainer.train()
     assert events[0] == "pretrain" and events.count("pretrain") == 1 and events[1:] == ["learn"] * 4
+
+
+def test_the_trainer_clones_a_separate_critic_too(tmp_path):
+    args = tiny_args(tmp_path, teacher="heuristic", teacher_coef=0.0, pretrain_games=20, pretrain_epochs=2,
+                     critic="state")
+    trainer = Trainer(args)
+    before = {k: v.clone() for k, v in trainer.network.critic.state_dict().items()}
+    trainer.pretrain(None)
+    assert any((before[k] != v).any() for k, v in trainer.network.critic.state_dict().items())
 
 
 def test_a_resumed_run_does_not_clone_again(tmp_path, monkeypatch):

@@ -458,7 +458,7 @@ class Trainer:
         args, began = self.args, time.perf_counter()
         stopping = lambda: self.stop_requested is not None  # noqa: E731 - Ctrl-C: go on to the checkpoint
         demos = play_teacher(self.game, make_policy(args.teacher, self.game), args.pretrain_games, args.seed,
-                             args.gamma, args.progress, stopping)
+                             args.gamma, args.progress, stopping, privileged=self.network.critic is not None)
         history = clone(self.network, demos, args.pretrain_epochs, args.seed, args.vf_coef, args.progress, stopping)
         self.trained_seconds += time.perf_counter() - began
         if writer is not None:
