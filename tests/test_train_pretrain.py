@@ -119,7 +119,7 @@ def test_cloning_stops_when_asked_and_on_no_data(three_piles):
     assert clone(network, empty, epochs=5, seed=0) == []
 
 
-def test_the_trainer_clones_once_before_its_first_update_on_the_runs_clock(tmp_path, monkeypatch):
+def test_the_trainer_clones_once_before_its_first_update_on_the_runs_clock(tmp_path, monkeypatch, capsys):
     args = tiny_args(tmp_path, teacher="heuristic", teacher_coef=0.0, pretrain_games=20, pretrain_epochs=2,
                      total_steps=4 * 256)
     trainer = Trainer(args)
@@ -131,6 +131,7 @@ def test_the_trainer_clones_once_before_its_first_update_on_the_runs_clock(tmp_p
     trainer.pretrain(None)
     assert any((before[k] != v).any() for k, v in trainer.network.state_dict().items())
     assert trainer.trained_seconds > 0
+    assert not args.progress and "held-out agreement" in capsys.readouterr().out  # the summary, even without bars
     events.clear()
     trainer.update = 0
     trainer.train()

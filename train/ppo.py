@@ -40,7 +40,9 @@ How it works (in the spirit of CleanRL's single-file PPO):
 - A resumed run's TensorBoard log hides what the killed run logged after its last checkpoint.
 - ``--critic state``: the value comes from a separate privileged critic on the full game state
   (``game.state_layout``) and the seat; only training reads it, the policy acts on its own
-  observation. Off by default: on 3 Piles it learned more slowly than the shared-trunk critic.
+  observation. Off by default: on 3 Piles it learned more slowly than the shared-trunk critic,
+  and on Dominion, cloned with the policy (`train.pretrain`) and then trained 16 minutes against
+  the scripted agent, it ended at 0.245 against it where the shared trunk ended at 0.423.
 - ``python -m train.curve runs/<run>`` plots the ``eval/`` curve of a run.
 
 A "step" is one decision asked of a seat (forced single-choice decisions are played by the env
@@ -465,7 +467,7 @@ class Trainer:
             for epoch, values in enumerate(history):
                 for name, value in values.items():
                     writer.add_scalar(f"pretrain/{name}", value, epoch)
-        if args.progress and history:
+        if history:  # one line, with or without progress bars: a log kept with --no-progress has it too
             print(f"cloned {len(demos):,} decisions of {args.teacher}'s games in {time.perf_counter() - began:.0f} s: "
                   f"held-out agreement {history[-1]['held_out_agreement']:.3f}")
 
