@@ -6,8 +6,9 @@
 The learning bar of issue 15 asks a checkpoint to beat the scripted agent (`heuristic`: Smithy-BM
 on the default kingdom T1-A) with a Wilson-95% lower bound above 0.55 on wins. This measures how
 far simple strategies get: each variant changes one rule of Smithy-BM (the Province threshold,
-a $5 card bought in place of Silver, a Militia, the Smithy ratio, or not taking a gain that ends
-the game in a loss) and plays every deal in both seatings against the heuristic (deal d from
+a $5 card bought in place of Silver, a Militia, the Smithy ratio, not taking a gain that ends
+the game in a loss, or a cheap split-pile card bought in place of Silver early: a Catapult, which
+trashes Curse, Copper, Estate, then Silver, Encampments or Settlers) and plays every deal in both seatings against the heuristic (deal d from
 ``seed + d``, as ``python -m evaluate`` deals). Parity here is the heuristic's own win rate
 against itself (about 0.47: draws count as no win).
 """
@@ -23,10 +24,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import card_envs  # noqa: E402
-from agents.dominion import BigSmithy, DominionHeuristic, SmithyBM, money_rules  # noqa: E402
+from agents.dominion import ACTION_ORDER, BigSmithy, DominionHeuristic, SmithyBM, money_rules  # noqa: E402
 from agents.match import rotated_match, wilson_interval, win_draw_loss  # noqa: E402
-from card_envs.games.dominion.cards import CARD_ID, PILE_ID  # noqa: E402
-from card_envs.games.dominion.effects import DECISIONS, DONE, PILE0  # noqa: E402
+from card_envs.games.dominion.cards import CARD_ID, PILE_ID, PLUS_ACTIONS  # noqa: E402
+from card_envs.games.dominion.effects import CARD0, DECISIONS, DONE, PILE0  # noqa: E402
 
 VP = {"Province": 6, "Duchy": 3, "Estate": 1}
 
@@ -39,6 +40,8 @@ class Challenger(SmithyBM):
     militia = 0  # Militias to own
     smithy_per_treasures = 11
     no_losing_end = False  # skip a gain that ends the game while behind
+    cheap = None  # (pile, card, count): own `count` of that card, bought before Silver while more than 5 Provinces are left
+    CATAPULT_TRASH = ("Curse", "Copper", "Estate", "Silver")  # the shared bots' rule would trash Victory cards first
 
     def priorities(self, f):
         out = money_rules(f, self.province_money)
@@ -48,10 +51,20 @@ class Challenger(SmithyBM):
             out.append(self.five)
         if f["owned"][CARD_ID["Militia"]] < self.militia:
             out.append("Militia")
+        if self.cheap and f["owned"][CARD_ID[self.cheap[1]]] < self.cheap[2] and f["provinces"] > 5:
+            out.append(self.cheap[0])
         return out + ["Silver"]
 
     def act(self, observation, action_mask, rng) -> int:
         v = self.layout.views(observation)
+        kind = DECISIONS[int(np.argmax(v["decision"]))]
+        if kind == "action" and action_mask[CARD0 + CARD_ID["Smithy"]] and not any(
+                action_mask[CARD0 + c] for c in ACTION_ORDER if PLUS_ACTIONS[c] > 0):
+            return CARD0 + CARD_ID["Smithy"]  # the last Action on the draw, not on a Militia or Catapult
+        if kind == "catapult":
+            for name in self.CATAPULT_TRASH:
+                if action_mask[CARD0 + CARD_ID[name]]:
+                    return CARD0 + CARD_ID[name]
         if not self.no_losing_end or DECISIONS[int(np.argmax(v["decision"]))] != "buy":
             return super().act(observation, action_mask, rng)
         me, other = np.rint(v["score"][:2] * 100 - 50)
@@ -82,6 +95,9 @@ VARIANTS = {
     "smithy_per_8": variant("smithy_per_8", smithy_per_treasures=8),
     "endgame": variant("endgame", no_losing_end=True),
     "market_endgame": variant("market_endgame", five="Market", no_losing_end=True),
+    "catapult": variant("catapult", cheap=("Catapult/Rocks", "Catapult", 1)),
+    "encampments": variant("encampments", cheap=("Encampment/Plunder", "Encampment", 3)),
+    "settlers": variant("settlers", cheap=("Settlers/Bustling Village", "Settlers", 1)),
     "big_smithy": BigSmithy,
 }
 
