@@ -40,9 +40,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # the scripted agent alone, a 12-minute run beat random in only 76% of games.
     "piles_v0": {**HOUR, "hidden": (256, 256), "opponent_share": 0.75, "opponents": ("heuristic", "random")},
     # Cloned first (train/pretrain.py): the scripted agent's own 4,000 games fitted before PPO, with
-    # the observation's harvest pieces (10 minutes of the hour; 2,000 games agreed with it in 0.854
-    # of held-out decisions, 4,000 in 0.875, and the hour's run ended at 0.248 instead of 0.220). Kickstarting alone taught far less (56-60% agreement after
-    # 2.5M steps, no win against the agent); the clone of 1,000 games agreed in 83% and won 7-15%.
+    # the observation's harvest pieces (10 minutes of the hour and about 10 GB while fitted; 2,000
+    # games agreed with it in 0.854 of held-out decisions, 4,000 in 0.875, and the hour's run ended
+    # at 0.248 instead of 0.220). Kickstarting alone taught far less (56-60% agreement after 2.5M
+    # steps, no win against the agent); the clone of 1,000 games agreed in 83% and won 7-15%.
     # Then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not
     # to unlearn the clone, the agent labelling the learner's own decisions for the first half of
     # the hour (kickstarting after the clone, as DAgger does: the clone errs most where the agent's
