@@ -8,9 +8,9 @@ on the default kingdom T1-A) with a Wilson-95% lower bound above 0.55 on wins. T
 far simple strategies get: each variant changes one rule of Smithy-BM (the Province threshold,
 a $5 card bought in place of Silver, a Militia, the Smithy ratio, not taking a gain that ends
 the game in a loss, or a cheap split-pile card bought in place of Silver early: a Catapult, which
-trashes Curse, Copper, Estate, then Silver, Encampments or Settlers) and plays every deal in both seatings against the heuristic (deal d from
-``seed + d``, as ``python -m evaluate`` deals). Parity here is the heuristic's own win rate
-against itself (about 0.47: draws count as no win).
+trashes Curse, Copper, Estate, then Silver, Encampments or Settlers) and plays every deal in both
+seatings against the heuristic (deal d from ``seed + d``, as ``python -m evaluate`` deals). Parity
+here is the heuristic's own win rate against itself (about 0.47: draws count as no win).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class Challenger(SmithyBM):
     militia = 0  # Militias to own
     smithy_per_treasures = 11
     no_losing_end = False  # skip a gain that ends the game while behind
-    cheap = None  # (pile, card, count): own `count` of that card, bought before Silver while more than 5 Provinces are left
+    cheap = None  # (pile, card, count): own `count` of that card, bought before Silver while 6+ Provinces are left
     CATAPULT_TRASH = ("Curse", "Copper", "Estate", "Silver")  # the shared bots' rule would trash Victory cards first
 
     def priorities(self, f):
@@ -65,7 +65,7 @@ class Challenger(SmithyBM):
             for name in self.CATAPULT_TRASH:
                 if action_mask[CARD0 + CARD_ID[name]]:
                     return CARD0 + CARD_ID[name]
-        if not self.no_losing_end or DECISIONS[int(np.argmax(v["decision"]))] != "buy":
+        if not self.no_losing_end or kind != "buy":
             return super().act(observation, action_mask, rng)
         me, other = np.rint(v["score"][:2] * 100 - 50)
         sizes = np.rint(v["pile_size"] * 10)

@@ -12,9 +12,9 @@ seat that took it (discounted by ``gamma`` per own decision, as PPO's returns ar
 starts with a critic that already knows the game. A separate privileged critic (``--critic
 state``) is fitted the same way on the full state each decision was taken in: left at its random
 start, its advantages undid a Dominion clone within 2M steps (0.045 against the teacher, where
-the same run with the shared-trunk critic stood at 0.475). Written here rather than taken from a library:
-imitation libraries (e.g. ``imitation``) wrap gymnasium envs and SB3 policies, not our AEC
-games' batched engines and our network.
+the same run with the shared-trunk critic stood at 0.475). Written here rather than taken from a
+library: imitation libraries (e.g. ``imitation``) wrap gymnasium envs and SB3 policies, not our
+AEC games' batched engines and our network.
 """
 
 from __future__ import annotations
@@ -60,7 +60,6 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
     """``games`` games of ``teacher`` in every seat; the decisions with a choice, in game order.
     ``privileged`` keeps each decision's critic inputs too (the full state and the seat).
     ``stop()`` true ends it early with the games finished so far (Ctrl-C)."""
-    from train.acting import critic_inputs  # here: train.acting imports this module's neighbours
     rng = np.random.default_rng(seed)
     vector = VectorGames(game, min(games, PARALLEL_GAMES), seed=int(rng.integers(2**63)))
     open_games: list[list[tuple]] = [[] for _ in range(vector.num_games)]
