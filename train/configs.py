@@ -47,9 +47,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # Then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not
     # to unlearn the clone, the agent labelling the learner's own decisions for the first half of
     # the hour (kickstarting after the clone, as DAgger does: the clone errs most where the agent's
-    # games never went): without the labels the run ended at 0.152 against the agent, with them at
-    # 0.203 (12.2M steps, one actor process), and at 0.220 with two actor processes (19.8M steps:
-    # the agent's search in the games and in the labels, not the learner, is the bottleneck).
+    # games never went): with the 2,000-game clone, without the labels the run ended at 0.152
+    # against the agent, with them at 0.203 (12.2M steps, one actor process), and at 0.220 with two
+    # actor processes (19.8M steps: the agent's search in the games and in the labels, not the
+    # learner, is the bottleneck).
     # Evaluate with --config '{"harvest_features": true}'.
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True}, "hidden": (256, 256), "teacher": "heuristic",
                    "teacher_coef": 1.0, "teacher_until": 0.5, "pretrain_games": 4000, "pretrain_epochs": 8,
