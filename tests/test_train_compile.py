@@ -63,7 +63,6 @@ def test_where_compiling_fails_the_loss_runs_uncompiled_after_one_warning(monkey
     assert calls == ["compiled"]
 
 
-
 def test_an_error_of_the_loss_itself_is_raised_as_it_is_and_not_taken_for_a_compiler_failure(recwarn):
     double = compiled(lambda x: x @ x)
     with pytest.raises(Exception, match="size|shape") as raised:
