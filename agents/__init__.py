@@ -21,6 +21,7 @@ A game's named scripted bots (`NAMED`; batched, from observations, like ``heuris
 | dominion | ``witch_bm`` | Witch-BM (`agents.dominion.WitchBM`) |
 | dominion | ``catapult_bm`` | Catapult/Rocks-BM, the split-pile probe (`agents.dominion.CatapultRocksBM`) |
 | dominion | ``townsfolk_bm`` | Townsfolk/Forts-BM, the tier-3 split-pile probe (`agents.dominion.TownsfolkFortsBM`) |
+| illimat | ``lookahead`` | the scripted agent, wary of the next player's best harvest (`agents.illimat.IllimatLookahead`) |
 
 They are accepted wherever a baseline name is (``python -m evaluate`` players, ``--gauntlet``
 opponents, ``python -m train --opponents``); a bot whose card is not in the game's Supply plays
@@ -56,6 +57,7 @@ NAMED = {
     "dominion": {"bmu": "agents.dominion:BigMoneyUltimate", "smithy_bm": "agents.dominion:SmithyBM",
                  "big_smithy": "agents.dominion:BigSmithy", "witch_bm": "agents.dominion:WitchBM",
                  "catapult_bm": "agents.dominion:CatapultRocksBM", "townsfolk_bm": "agents.dominion:TownsfolkFortsBM"},
+    "illimat": {"lookahead": "agents.illimat:IllimatLookahead"},
 }
 
 # name -> (module:Class constructed with (game, **options), {option: type}) for the search baselines.
