@@ -10,6 +10,7 @@ A checkpoint is a ``torch.save`` dict of plain types and tensors, so it loads wi
 | ``observation_size``, ``num_actions`` | sizes the network was built for |
 | ``hidden`` | hidden layer widths |
 | ``critic_size`` | input size of a separate (privileged) critic; absent or None: shared trunk |
+| ``entity_heads`` | True: the game's entity actions are scored by shared heads (`EntityScorer`); absent: False |
 | ``model`` | the network's ``state_dict`` |
 | ``optimizer`` | the optimizer's ``state_dict`` (for ``--resume``), may be absent |
 | ``args`` | the training arguments, a dict of JSON-compatible values |
@@ -66,20 +67,59 @@ def _mlp(width: int, hidden: Sequence[int]) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
+ENTITY_WIDTH = 64  # hidden width of an entity scorer
+
+
+class EntityScorer(nn.Module):
+    """Scores a run of actions that each name one entity (the game's `ActionEntities`, e.g. a card)
+    with one small MLP shared by all of them, from the trunk's output and that entity's own
+    observation entries and constant features. A policy head over the flat observation learns each
+    card's logit from the decisions about that card alone; shared, every decision teaches every
+    card (cloning 1,000 of Illimat's scripted games: 0.866 held-out agreement against 0.833, the
+    clone winning 0.158 of 400 games against the scripted agent against 0.095).
+
+    The gathered indices and the constant features are buffers: saved with the weights, so a
+    checkpoint keeps the layout it was trained on."""
+
+    def __init__(self, width: int, first_action: int, index: np.ndarray, identity: np.ndarray):
+        super().__init__()
+        self.first_action, self.count = first_action, len(index)
+        self.register_buffer("index", torch.as_tensor(index, dtype=torch.long))
+        self.register_buffer("identity", torch.as_tensor(identity, dtype=torch.float32))
+        self.context = nn.Linear(width, ENTITY_WIDTH)
+        self.own = nn.Linear(index.shape[1], ENTITY_WIDTH, bias=False)
+        self.constant = nn.Linear(identity.shape[1], ENTITY_WIDTH, bias=False)
+        self.score = nn.Sequential(nn.ReLU(), nn.Linear(ENTITY_WIDTH, ENTITY_WIDTH), nn.ReLU(),
+                                   nn.Linear(ENTITY_WIDTH, 1))
+
+    def forward(self, observations: torch.Tensor, hidden: torch.Tensor) -> torch.Tensor:
+        """Scores [B, count] of the entities' actions."""
+        own = self.own(observations[:, self.index])  # [B, count, width]
+        context = self.context(hidden).unsqueeze(1)
+        return self.score(own + context + self.constant(self.identity.to(own.dtype))).squeeze(-1)
+
+
+def entity_arrays(game) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """(first action, observation indices [count, F], constant features [count, S]) for each of
+    the game's `action_entities`: what `ActorCritic(entities=...)` takes."""
+    return [(e.first_action, e.index(game.observation_layout), e.identity) for e in game.action_entities]
+
+
 class ActorCritic(nn.Module):
     """A policy head (one logit per action) and a value head on MLPs.
 
     By default the two heads share one trunk over the observation. With ``critic_size`` the value
     comes from a separate MLP over a ``critic_size`` input instead (the trainer's privileged critic:
     the full game state and the seat, `train.acting.critic_inputs`); the policy never sees it, so
-    a `NeuralPolicy` acts on the observation alone.
+    a `NeuralPolicy` acts on the observation alone. With ``entities`` (`entity_arrays`), each run of
+    entity actions (a card game's card actions) gets an `EntityScorer`'s scores added to its logits.
 
     Illegal actions get the logit `MASKED_LOGIT`: probability exactly 0 in float32, never sampled
     (and unlike the lowest float, it keeps softmax on its fast path).
     """
 
     def __init__(self, observation_size: int, num_actions: int, hidden: Sequence[int] = (256, 256),
-                 critic_size: int | None = None):
+                 critic_size: int | None = None, entities: Sequence[tuple[int, np.ndarray, np.ndarray]] = ()):
         super().__init__()
         width = hidden[-1] if hidden else observation_size
         self.trunk = _mlp(observation_size, hidden)
@@ -87,6 +127,7 @@ class ActorCritic(nn.Module):
         self.critic_size = critic_size
         self.critic = _mlp(critic_size, hidden) if critic_size else None
         self.value_head = nn.Linear(hidden[-1] if hidden else critic_size or observation_size, 1)
+        self.entity_scorers = nn.ModuleList(EntityScorer(width, *entity) for entity in entities)
         # Small policy outputs start near uniform over the legal actions (as in CleanRL's PPO).
         nn.init.orthogonal_(self.policy_head.weight, 0.01)
         nn.init.zeros_(self.policy_head.bias)
@@ -105,6 +146,9 @@ class ActorCritic(nn.Module):
         """`forward` without the mask: raw logits (the learner masks them in its fused loss terms)."""
         hidden = self.trunk(observations)
         logits = self.policy_head(hidden)
+        for scorer in self.entity_scorers:
+            start, end = scorer.first_action, scorer.first_action + scorer.count
+            logits = torch.cat([logits[:, :start], logits[:, start:end] + scorer(observations, hidden), logits[:, end:]], 1)
         if self.critic is None:
             return logits, self.value_head(hidden).squeeze(-1)
         return logits, None if critic_inputs is None else self.value(critic_inputs)
@@ -194,8 +238,11 @@ def _torch_load(path: Path) -> Any:
 
 
 def network_from_checkpoint(checkpoint: dict[str, Any]) -> ActorCritic:
+    entities = []
+    if checkpoint.get("entity_heads"):  # shaped by the game: the weights then restore the saved indices
+        entities = entity_arrays(card_envs.make_game(checkpoint["env_id"], **checkpoint["game_config"]))
     net = ActorCritic(checkpoint["observation_size"], checkpoint["num_actions"], checkpoint["hidden"],
-                      checkpoint.get("critic_size"))
+                      checkpoint.get("critic_size"), entities)
     expected, found = net.state_dict(), checkpoint["model"]
     missing, unexpected = sorted(set(expected) - set(found)), sorted(set(found) - set(expected))
     misshapen = [k for k in expected if k in found and found[k].shape != expected[k].shape]

@@ -27,7 +27,7 @@ import torch.multiprocessing as mp
 from torch import nn
 
 from agents import make_policy
-from agents.neural import MASKED_LOGIT, ActorCritic, sample
+from agents.neural import MASKED_LOGIT, ActorCritic, entity_arrays, sample
 from card_envs.vector import VectorGames
 
 
@@ -106,6 +106,16 @@ def make_games(game, args, seed: int) -> "VectorGames | BatchGames":
     return VectorGames(game, args.num_games, seed=seed)
 
 
+def make_network(game, args) -> ActorCritic:
+    """The run's network for ``game``, shaped by ``args`` (``--hidden``, ``--critic``,
+    ``--entity-heads``): the learner, its actors, pool snapshots and evaluator all build this one."""
+    if args.entity_heads and not game.action_entities:
+        raise ValueError(f"--entity-heads: {game.name} declares no entity actions (action_entities); "
+                         "Illimat does (its cards)")
+    return ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden), critic_size(game, args.critic),
+                       entity_arrays(game) if args.entity_heads else ())
+
+
 def critic_size(game, critic: str) -> int | None:
     """Input size of the separate critic for ``--critic``: None for "observation" (shared trunk)."""
     return game.state_layout.size + game.num_players if critic == "state" else None
@@ -122,9 +132,10 @@ class OpponentPool:
     Members are numbered scripted agents first, then snapshots."""
 
     def __init__(self, game, scripted: tuple[str, ...], size: int, hidden: tuple[int, ...],
-                 critic: int | None = None, dtype: torch.dtype = torch.float32):
+                 critic: int | None = None, dtype: torch.dtype = torch.float32, entities: bool = False):
         self.scripted = [make_policy(name, game) for name in scripted]
         self.size, self.game, self.hidden, self.critic, self.dtype = size, game, hidden, critic, dtype
+        self.entities = entity_arrays(game) if entities else []  # the learner's entity heads
         self.snapshots: list[ActorCritic] = []
         self.stacked: StackedPolicies | None = None
 
@@ -141,7 +152,7 @@ class OpponentPool:
     def add_snapshot(self, state_dict: dict[str, torch.Tensor]) -> None:
         if self.size == 0:
             return
-        frozen = ActorCritic(self.game.observation_size, self.game.num_actions, self.hidden, self.critic)
+        frozen = ActorCritic(self.game.observation_size, self.game.num_actions, self.hidden, self.critic, self.entities)
         frozen.load_state_dict(state_dict)
         self.snapshots = (self.snapshots + [frozen])[-self.size:]
         self.stacked = StackedPolicies(self.snapshots, self.dtype)
@@ -166,9 +177,11 @@ class StackedPolicies:
     stacked [S, in, out] in ``dtype`` (the run's ``--compute-dtype``) and every network's rows
     padded into one [S, R, in] batch, so a step costs one batched product per layer instead of a
     forward per network. In bfloat16 that is 3x faster than the networks' own float32 forwards
-    (with four snapshots in the pool, those took a tenth of a rollout)."""
+    (with four snapshots in the pool, those took a tenth of a rollout). Networks with entity heads
+    (``--entity-heads``) run their own forwards instead: their scorers gather per entity."""
 
     def __init__(self, networks: list[ActorCritic], dtype: torch.dtype = torch.float32):
+        self.networks = networks if networks[0].entity_scorers else None
         layers = [[m for m in net.trunk if isinstance(m, nn.Linear)] + [net.policy_head] for net in networks]
         self.weights = [torch.stack([net[i].weight.detach().T for net in layers]).to(dtype).contiguous()
                         for i in range(len(layers[0]))]
@@ -178,6 +191,12 @@ class StackedPolicies:
     @torch.inference_mode()
     def logits(self, which: np.ndarray, observations: np.ndarray, masks: np.ndarray) -> torch.Tensor:
         """Masked logits [R, A] of network ``which[r]`` for row r."""
+        if self.networks is not None:
+            logits = torch.empty(len(which), masks.shape[1])
+            for k in np.unique(which):
+                rows = np.flatnonzero(which == k)
+                logits[rows] = self.networks[k](torch.from_numpy(observations[rows]), torch.from_numpy(masks[rows]))[0]
+            return logits
         which = torch.from_numpy(which)
         counts = torch.bincount(which, minlength=len(self.weights[0]))
         order = torch.argsort(which, stable=True)
@@ -243,13 +262,13 @@ class Collector:
     def __init__(self, game, args, seed: int, pool_states: list[dict[str, torch.Tensor]]):
         self.game, self.args = game, args
         self.critic = critic_size(game, args.critic)
-        self.network = ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden), self.critic)
+        self.network = make_network(game, args)
         # The copy that acts, in the compute dtype: the same products as the learner's autocast
         # (weights, inputs and outputs rounded to bfloat16), without re-casting the weights each step.
         self.dtype = torch_dtype(args.compute_dtype)
         self.acting = self.network if self.dtype == torch.float32 else copy.deepcopy(self.network).to(self.dtype)
         self.pool = OpponentPool(game, tuple(args.opponents), args.pool_size, tuple(args.hidden), self.critic,
-                                 self.dtype)
+                                 self.dtype, args.entity_heads)
         for state in pool_states:
             self.pool.add_snapshot(state)
         # --teacher: the scripted agent whose choices the learner is also trained to imitate; it

@@ -25,7 +25,7 @@ import torch.multiprocessing as mp
 
 from agents import make_policy, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
-from agents.neural import ActorCritic, NeuralPolicy
+from agents.neural import ActorCritic, NeuralPolicy, entity_arrays
 from evaluate.ratings import bradley_terry
 from evaluate.runner import distinct_rotations, seating_pattern
 from train.acting import start_ignoring_stop_signals
@@ -98,7 +98,7 @@ class EvalProcess:
         context = mp.get_context("spawn")  # a fresh interpreter, as the actor's
         self.jobs, self.done = context.Queue(), context.Queue()
         self.busy = False
-        spec = (game.observation_size, game.num_actions, tuple(args.hidden), critic_size)
+        spec = (game.observation_size, game.num_actions, tuple(args.hidden), critic_size, args.entity_heads)
         self.process = context.Process(target=_evaluator_main, daemon=True, name="card_envs-evaluator",
                                        args=(args.env_id, args.env_config, spec, args.eval_deals,
                                              self.jobs, self.done))
@@ -172,8 +172,8 @@ def _evaluator_main(env_id, env_config, spec, deals, jobs, done) -> None:
     import card_envs
 
     game = card_envs.make_game(env_id, **env_config)
-    observation_size, num_actions, hidden, critic = spec
-    network = ActorCritic(observation_size, num_actions, hidden, critic)
+    observation_size, num_actions, hidden, critic, entity_heads = spec
+    network = ActorCritic(observation_size, num_actions, hidden, critic, entity_arrays(game) if entity_heads else ())
     learner, baselines = mp.parent_process(), None
     while learner.is_alive():
         try:

@@ -69,9 +69,9 @@ from tqdm import tqdm
 
 import card_envs
 from agents import make_policy, named_bots_text, opponent_names, policy_names
-from agents.neural import ActorCritic, load_checkpoint, network_from_checkpoint, save_checkpoint
+from agents.neural import load_checkpoint, network_from_checkpoint, save_checkpoint
 from evaluate.report import check_writable
-from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, critic_size, game_engine, make_actor,
+from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_actor, make_network,
                           resolve_compute_dtype, torch_dtype)
 from train.configs import DEFAULTS
 from train.loss import compiled, minibatch_loss
@@ -103,6 +103,9 @@ class Args:
     critic: str = arg("observation", "value input: 'observation' (a head on the policy's trunk) or 'state' "
                                      "(a separate network on the full game state and the seat: "
                                      "training only, the policy still sees its observation alone)")
+    entity_heads: bool = arg(False, "score the game's entity actions (Illimat's cards) with one small network shared "
+                                    "by all of them, from each one's own observation entries (agents.neural."
+                                    "EntityScorer), besides the policy head; for games that declare action_entities")
     learning_rate: float = arg(3e-4, "Adam learning rate")
     anneal_lr: bool = arg(True, "decay the learning rate linearly to 0")
     gamma: float = arg(1.0, "discount per own decision")
@@ -324,8 +327,7 @@ class Trainer:
         torch.set_num_threads(args.threads)
         self.game = card_envs.make_game(args.env_id, **args.env_config)
         torch.manual_seed(args.seed)  # before the network: its initial weights come from the seed
-        self.network = ActorCritic(self.game.observation_size, self.game.num_actions, args.hidden,
-                                   critic_size(self.game, args.critic))
+        self.network = make_network(self.game, args)
         # fused: one kernel over all the parameters, 3x faster than the default per-tensor loop on a CPU.
         self.optimizer = torch.optim.Adam(self.network.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
         self.minibatch_loss = compiled(minibatch_loss) if args.compile else minibatch_loss
@@ -422,7 +424,7 @@ class Trainer:
         return {"env_id": self.args.env_id, "game_config": self.game.config,
                 "observation_size": self.game.observation_size, "num_actions": self.game.num_actions,
                 "hidden": list(self.args.hidden), "critic_size": self.network.critic_size,
-                "model": self.network.state_dict(),
+                "entity_heads": self.args.entity_heads, "model": self.network.state_dict(),
                 "optimizer": self.optimizer.state_dict(), "args": self.args.to_json(),
                 "step": self.step, "update": self.update, "seed": self.args.seed,
                 "trained_seconds": self.trained_seconds,
@@ -439,11 +441,13 @@ class Trainer:
         return path
 
     def _restore(self, checkpoint: dict[str, Any]) -> None:
-        expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden), self.network.critic_size)
+        expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden), self.network.critic_size,
+                    self.args.entity_heads)
         found = (checkpoint["observation_size"], checkpoint["num_actions"], list(checkpoint["hidden"]),
-                 checkpoint.get("critic_size"))
+                 checkpoint.get("critic_size"), bool(checkpoint.get("entity_heads")))
         if found != expected:
-            raise ValueError(f"checkpoint network (obs, actions, hidden, critic) = {found}, this run needs {expected}")
+            raise ValueError(f"checkpoint network (obs, actions, hidden, critic, entity heads) = {found}, "
+                             f"this run needs {expected}")
         self.network.load_state_dict(network_from_checkpoint(checkpoint).state_dict())
         self.optimizer.load_state_dict(checkpoint["optimizer"])
         self.step, self.update = checkpoint["step"], checkpoint["update"]

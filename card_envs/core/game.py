@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from card_envs.core.layout import Layout
+from card_envs.core.layout import ActionEntities, Layout
 
 
 def is_integer(value: Any) -> bool:
@@ -54,6 +54,8 @@ class Game(abc.ABC):
     state_layout: Layout  # full information, absolute seats (for centralised critics)
     max_game_length: int  # upper bound on decisions in one episode
     reward_range: tuple[float, float]
+    # Actions that each name an entity the observation describes (cards): empty for most games.
+    action_entities: tuple[ActionEntities, ...] = ()
 
     @abc.abstractmethod
     def new_state(self, rng: np.random.Generator) -> "State":

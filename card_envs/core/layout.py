@@ -1,13 +1,15 @@
 """Observation layouts: a vector declared once as named pieces.
 
 One `Layout` gives the flat size, each piece's slice, named views into a vector, Box bounds and
-the markdown table that the env docstrings show (a test keeps the two in sync).
+the markdown table that the env docstrings show (a test keeps the two in sync). A game may also
+declare `ActionEntities`: a run of actions that each name one entity (a card) which the
+observation describes along the last axis of some pieces.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -62,3 +64,31 @@ class Layout:
             s = self.slices[p.name]
             rows.append(f"| `{p.name}` | {p.shape} | {s.start}..{s.stop - 1} | {p.meaning} |")
         return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class ActionEntities:
+    """Actions ``first_action .. first_action + count - 1`` each name one entity (e.g. card c is
+    action ``first_action + c``), which the observation describes along the last axis (of size
+    ``count``) of each piece in ``pieces``; ``identity`` [count, S] holds constant features of each
+    entity (e.g. its rank and suit one-hot). A network can then score all these actions with one
+    function of an entity's features (`agents.neural.ActorCritic`'s entity heads)."""
+
+    first_action: int
+    pieces: tuple[str, ...]
+    identity: np.ndarray = field(compare=False)
+
+    @property
+    def count(self) -> int:
+        return len(self.identity)
+
+    def index(self, layout: Layout) -> np.ndarray:
+        """[count, F] flat observation indices: row e gathers entity e's entries of every piece."""
+        columns = []
+        for name in self.pieces:
+            index = layout.index(name)
+            if index.shape[-1] != self.count:
+                raise ValueError(f"piece {name!r} has shape {index.shape}: its last axis must have the "
+                                 f"{self.count} entities")
+            columns.append(index.reshape(-1, self.count))
+        return np.concatenate(columns).T.copy()

@@ -95,6 +95,13 @@ ends without a legal answer).
 | 105 | rake sow: start the Rake's extra sow |
 | 106 | changeling swap: start the Changeling's swap |
 
+The card actions are declared as entities (``game.action_entities``, `card_envs.core.layout.ActionEntities`):
+card ``c`` is action ``c``, and each piece with a card axis (``hand``, ``known_hands``, ``loose``,
+``stockpiled``, ``single_key``, ``multiple_key``, ``unseen``, ``move_cards``, ``move_items`` and, with
+``harvest_features=True``, ``hand_harvest`` and ``hand_clears``) describes it in its last axis; its rank
+and suit are its constant features. ``python -m train --entity-heads`` scores them with one network
+shared by all cards.
+
 Decisions (``decision`` names):
 
 1. ``turn``: a hand card to start the main play; ``rake sow`` (while owed); ``changeling swap``

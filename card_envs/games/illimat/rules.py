@@ -24,7 +24,7 @@ import numpy as np
 
 from card_envs.core.cards import RANK, SUIT, card_name, parse_card
 from card_envs.core.game import Game, IllegalActionError, State
-from card_envs.core.layout import Layout, Piece
+from card_envs.core.layout import ActionEntities, Layout, Piece
 from card_envs.core.rewards import check_reward_mode, rank_returns, score_returns
 from card_envs.core.snapshot import show
 from card_envs.games.illimat.groups import MULTIPLE_CODE, NUM_KINDS, coverable, one_group_totals
@@ -229,6 +229,22 @@ def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
     return gathers
 
 
+# The pieces with a card axis: what the observation says of each card (for networks that score
+# the card actions with one function of a card's own entries, `ActionEntities`).
+CARD_PIECES = ("hand", "known_hands", "loose", "stockpiled", "single_key", "multiple_key", "unseen", "move_cards",
+               "move_items")
+
+
+def card_entities(harvest_features: bool) -> ActionEntities:
+    """The card actions (card c is action CARD0 + c) as entities: each card's entries of every
+    piece with a card axis, and its rank (1..13) and suit one-hot as constant features."""
+    identity = np.zeros((NUM_CARDS, 13 + len(SUITS)), dtype=np.float32)
+    identity[np.arange(NUM_CARDS), np.array(RANK) - 1] = 1
+    identity[np.arange(NUM_CARDS), 13 + np.array(SUIT)] = 1
+    pieces = CARD_PIECES + (("hand_harvest", "hand_clears") if harvest_features else ())
+    return ActionEntities(CARD0, pieces, identity)
+
+
 # ----- the game -------------------------------------------------------------------------------
 class IllimatGame(Game):
     name = "illimat"
@@ -260,6 +276,7 @@ class IllimatGame(Game):
         self.num_actions = NUM_ACTIONS
         self.state_layout = state_layout(n, harmonic_convergence)
         self.observation_layout = observation_layout(n, harmonic_convergence, harvest_features)
+        self.action_entities = (card_entities(harvest_features),)
         # Decisions per round: at most 14 per turn plus one per item picked, at most (deck - 12)
         # turns, at most 2 * deck items picked, at most 5 claim decisions (package docstring).
         d = self.deck_cards
