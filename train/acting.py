@@ -28,6 +28,7 @@ from torch import nn
 
 from agents import make_policy
 from agents.neural import MASKED_LOGIT, ActorCritic, entity_arrays, sample
+import card_envs
 from card_envs.vector import VectorGames
 
 
@@ -110,8 +111,9 @@ def make_network(game, args) -> ActorCritic:
     """The run's network for ``game``, shaped by ``args`` (``--hidden``, ``--critic``,
     ``--entity-heads``): the learner, its actors, pool snapshots and evaluator all build this one."""
     if args.entity_heads and not game.action_entities:
+        declaring = [env_id for env_id in card_envs.list_envs() if card_envs.make_game(env_id).action_entities]
         raise ValueError(f"--entity-heads: {game.name} declares no entity actions (action_entities); "
-                         "Illimat does (its cards)")
+                         f"games that do: {declaring}")
     return ActorCritic(game.observation_size, game.num_actions, tuple(args.hidden), critic_size(game, args.critic),
                        entity_arrays(game) if args.entity_heads else ())
 
@@ -182,6 +184,8 @@ class StackedPolicies:
 
     def __init__(self, networks: list[ActorCritic], dtype: torch.dtype = torch.float32):
         self.networks = networks if networks[0].entity_scorers else None
+        if self.networks is not None:
+            return
         layers = [[m for m in net.trunk if isinstance(m, nn.Linear)] + [net.policy_head] for net in networks]
         self.weights = [torch.stack([net[i].weight.detach().T for net in layers]).to(dtype).contiguous()
                         for i in range(len(layers[0]))]
