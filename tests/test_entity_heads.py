@@ -10,13 +10,13 @@ import pytest
 import torch
 
 import card_envs
-from agents.neural import ActorCritic, EntityScorer, NeuralPolicy, entity_arrays, load_checkpoint
+from agents.neural import ActorCritic, EntityScorer, entity_arrays, load_checkpoint
 from card_envs.core.layout import ActionEntities, Layout, Piece
 from card_envs.games.illimat.rules import CARD0, NUM_CARDS, RANK, SUIT
 from card_envs.vector import VectorGames
 from train.acting import StackedPolicies, make_network
 from train.ppo import Args, Trainer, start
-from tests.test_train import tiny_args
+from tests.test_train import assert_checkpoint_acts_as_the_trainer, tiny_args
 
 ILLIMAT = card_envs.make_game("illimat_v0", harvest_features=True)
 
@@ -98,11 +98,7 @@ def test_a_run_with_entity_heads_checkpoints_loads_and_resumes(tmp_path):
     path = Path(tmp_path) / "t" / "checkpoints" / "latest.pt"
     checkpoint = load_checkpoint(path)
     assert checkpoint["entity_heads"] is True and "entity_scorers.0.index" in checkpoint["model"]
-    loaded = NeuralPolicy.from_checkpoint(path, "illimat_v0")
-    observations, masks, _ = VectorGames(trainer.game, 16, seed=1).observe()
-    rng = np.random.default_rng(0)
-    np.testing.assert_array_equal(loaded.act_batch(observations, masks, rng),
-                                  NeuralPolicy(trainer.network).act_batch(observations, masks, rng))
+    assert_checkpoint_acts_as_the_trainer(path, trainer)
     resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True, total_steps=512, progress=False),
                     {"total_steps"})
     assert resumed.args.entity_heads and resumed.step >= 256

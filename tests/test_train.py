@@ -34,6 +34,15 @@ def tiny_args(tmp_path, **overrides) -> Args:
     return Args(**{**values, **overrides})
 
 
+def assert_checkpoint_acts_as_the_trainer(path, trainer) -> None:
+    """The policy loaded from ``path`` chooses as the trainer's network on fresh observations."""
+    loaded = NeuralPolicy.from_checkpoint(path, trainer.args.env_id)
+    observations, masks, _ = VectorGames(trainer.game, 32, seed=1).observe()
+    rng = np.random.default_rng(0)
+    np.testing.assert_array_equal(loaded.act_batch(observations, masks, rng),
+                                  NeuralPolicy(trainer.network).act_batch(observations, masks, rng))
+
+
 # ----- GAE along each seat's own trajectory -----------------------------------------------------
 def test_seat_gae_on_a_hand_made_two_seat_game():
     # One game, seats alternate 0,1,0,1,0; the game ends with step 4: seat 0 wins (+1), seat 1 -1.
@@ -142,11 +151,7 @@ def test_a_run_with_the_privileged_critic_checkpoints_and_resumes(tmp_path):
     assert rollout.critic_inputs.shape[-1] == critic_size(trainer.game, "state") and rollout.critic_inputs.any()
     path = Path(tmp_path) / "t" / "checkpoints" / "latest.pt"
     assert load_checkpoint(path)["critic_size"] == trainer.network.critic_size
-    loaded = NeuralPolicy.from_checkpoint(path, "three_piles_v0")
-    observations, masks, _ = VectorGames(trainer.game, 32, seed=1).observe()
-    rng = np.random.default_rng(0)
-    np.testing.assert_array_equal(loaded.act_batch(observations, masks, rng),
-                                  NeuralPolicy(trainer.network).act_batch(observations, masks, rng))
+    assert_checkpoint_acts_as_the_trainer(path, trainer)
     resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True, total_steps=1024, progress=False),
                     {"total_steps"})
     assert resumed.args.critic == "state" and resumed.step == 512
