@@ -148,7 +148,8 @@ class ActorCritic(nn.Module):
         logits = self.policy_head(hidden)
         for scorer in self.entity_scorers:
             start, end = scorer.first_action, scorer.first_action + scorer.count
-            logits = torch.cat([logits[:, :start], logits[:, start:end] + scorer(observations, hidden), logits[:, end:]], 1)
+            scores = scorer(observations, hidden)
+            logits = torch.cat([logits[:, :start], logits[:, start:end] + scores, logits[:, end:]], 1)
         if self.critic is None:
             return logits, self.value_head(hidden).squeeze(-1)
         return logits, None if critic_inputs is None else self.value(critic_inputs)

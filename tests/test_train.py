@@ -416,14 +416,14 @@ def test_the_shipped_dominion_checkpoint_loads_and_still_plays_well():
 
 
 def test_the_shipped_illimat_checkpoint_loads_and_still_plays_well():
-    """agents/checkpoints/illimat_v0.pt, the README command's final checkpoint (cloned from the
-    scripted agent, then PPO with its labels for half the run), on the game with harvest_features
-    as it was trained: 1.000 against random and 0.248 against the scripted agent over 2,000 games
+    """agents/checkpoints/illimat_v0.pt, the README command's final checkpoint (entity heads, cloned
+    from the scripted agent, then PPO with its labels until half the run), on the game with harvest_features
+    as it was trained: 1.000 against random and 0.337 against the scripted agent over 2,000 games
     each; the bounds are about three standard errors of 100 games lower. On the default observation
     it is refused, naming why."""
     game = card_envs.make_game("illimat_v0", harvest_features=True)
     policy = make_policy(str(ROOT / "agents" / "checkpoints" / "illimat_v0.pt"), game)
-    for baseline, bound in (("random", 0.93), ("heuristic", 0.11)):
+    for baseline, bound in (("random", 0.93), ("heuristic", 0.19)):
         rewards = rotated_match(game, [policy, make_policy(baseline, game)], 50, seed=31)[:, 0]
         assert win_draw_loss(rewards)[0] / len(rewards) >= bound, baseline
     with pytest.raises(ValueError, match="harvest_features"):

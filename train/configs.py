@@ -40,22 +40,24 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # the scripted agent alone, a 12-minute run beat random in only 76% of games.
     "piles_v0": {**HOUR, "hidden": (256, 256), "opponent_share": 0.75, "opponents": ("heuristic", "random")},
     # Cloned first (train/pretrain.py): the scripted agent's own 4,000 games fitted before PPO, with
-    # the observation's harvest pieces (10 minutes of the hour and about 10 GB while fitted; 2,000
-    # games agreed with it in 0.854 of held-out decisions, 4,000 in 0.875, and the hour's run ended
-    # at 0.248 instead of 0.220). Kickstarting alone taught far less (56-60% agreement after 2.5M
-    # steps, no win against the agent); the clone of 1,000 games agreed in 83% and won 7-15%.
+    # the observation's harvest pieces and the card actions scored by entity heads (one network
+    # shared by all 65 cards, agents.neural.EntityScorer): 16.6 minutes of the hour and about 10 GB
+    # while fitted, 0.889 agreement on held-out decisions, and the hour's run ended at 0.337 against
+    # the agent (10.4M steps). Without entity heads the same clone agreed in 0.875 (10.3 minutes)
+    # and the run ended at 0.248 (15.7M steps); with 2,000 games, 0.854 and 0.220. Kickstarting
+    # alone taught far less (56-60% agreement after 2.5M steps, no win against the agent).
     # Then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not
-    # to unlearn the clone, the agent labelling the learner's own decisions for the first half of
-    # the hour (kickstarting after the clone, as DAgger does: the clone errs most where the agent's
-    # games never went): with the 2,000-game clone, without the labels the run ended at 0.152
-    # against the agent, with them at 0.203 (12.2M steps, one actor process), and at 0.220 with two
-    # actor processes (19.8M steps: the agent's search in the games and in the labels, not the
-    # learner, is the bottleneck).
+    # to unlearn the clone, the agent labelling the learner's own decisions until half of the hour
+    # (kickstarting after the clone, as DAgger does: the clone errs most where the agent's games
+    # never went): with the 2,000-game clone, without the labels the run ended at 0.152 against the
+    # agent, with them at 0.203 (12.2M steps, one actor process), and at 0.220 with two actor
+    # processes (19.8M steps: the agent's search in the games and in the labels, not the learner,
+    # is the bottleneck).
     # Evaluate with --config '{"harvest_features": true}'.
-    "illimat_v0": {**HOUR, "env_config": {"harvest_features": True}, "hidden": (256, 256), "teacher": "heuristic",
-                   "teacher_coef": 1.0, "teacher_until": 0.5, "pretrain_games": 4000, "pretrain_epochs": 8,
-                   "opponent_share": 1.0, "opponents": ("heuristic",), "pool_size": 0, "learning_rate": 2e-4,
-                   "ent_coef": 0.003, "actors": 2},
+    "illimat_v0": {**HOUR, "env_config": {"harvest_features": True}, "hidden": (256, 256), "entity_heads": True,
+                   "teacher": "heuristic", "teacher_coef": 1.0, "teacher_until": 0.5, "pretrain_games": 4000,
+                   "pretrain_epochs": 8, "opponent_share": 1.0, "opponents": ("heuristic",), "pool_size": 0,
+                   "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2},
     # Cloned first, as Illimat (2,000 of the scripted agent's games), then PPO with a quarter of
     # the games in self-play and the rest against the scripted agent or past snapshots, gently
     # (lr 2e-4, a small entropy bonus). Trained against the scripted agent alone instead, it did

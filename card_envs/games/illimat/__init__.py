@@ -193,9 +193,10 @@ of its choices at 2.2M steps (0.56 at 2.5M without them), made its turn decision
 PPO. Offline they help: an MLP imitating the scripted agent on 52k of its decisions agrees with
 0.79 of them on held-out decisions (the card 0.64, the field 0.80) against 0.72 (0.52, 0.71)
 without them (`benchmarks/illimat_imitation.py`). The trained default (``python -m train
-illimat_v0``) uses them: fitted first to 4,000 of the scripted agent's games (``--pretrain-games``),
-then PPO against it with its labels for half the hour, it wins 0.248 of 2,000 games against it
-and every game against random; its checkpoint (`agents/checkpoints/illimat_v0.pt`) plays only
+illimat_v0``) uses them, with entity heads for the card actions (``--entity-heads``, under
+Actions): fitted first to 4,000 of the scripted agent's games (``--pretrain-games``), then PPO
+against it with its labels until half the hour, it wins 0.337 of 2,000 games against it and
+every game against random; its checkpoint (`agents/checkpoints/illimat_v0.pt`) plays only
 with ``harvest_features=True``.
 
 Everything on the board is public: loose cards, stockpiles (their cards, value and kind; cards of
