@@ -286,11 +286,11 @@ class IllimatLookahead(IllimatHeuristic):
         return plans
 
     @staticmethod
-    def _board_after(s: dict, plan: tuple) -> tuple[list[list], list[int], int]:
-        """(fields as `_read` lists their items, seasons, the emptied field or -1) once ``plan``
-        is played: its card sown, its items harvested or stockpiled with it, the Illimat turned for
-        its last face card (a Stars one to Summer, as the agent chooses; never with the Forest
-        Queen face up). The refill of an emptied field is unknown: it is left empty."""
+    def _board_after(s: dict, plan: tuple) -> tuple[list[list], list[int]]:
+        """(fields as `_read` lists their items, seasons) once ``plan`` is played: its card sown,
+        its items harvested or stockpiled with it, the Illimat turned for its last face card (a
+        Stars one to Summer, as the agent chooses; never with the Forest Queen face up). The
+        refill of an emptied field is unknown: it is left empty."""
         c, f, action, partner, value, keys = plan
         fields = list(s["fields"])
         kept = [item for item in fields[f] if item[0] not in keys]
@@ -305,14 +305,14 @@ class IllimatLookahead(IllimatHeuristic):
         if faces and FOREST_QUEEN not in s["lum_field"]:
             summer = summer_for(f, SUMMER if SUIT[faces[-1]] == STARS else SUIT[faces[-1]])
             seasons = [RING[(g - summer) % 4] for g in range(NUM_FIELDS)]
-        return fields, seasons, f if action == HARVEST and not kept else -1
+        return fields, seasons
 
-    def _threat(self, s: dict, fields: list[list], seasons: list[int], emptied: int) -> float:
+    def _threat(self, s: dict, fields: list[list], seasons: list[int]) -> float:
         """The next player's expected best harvest on that board (his hand: ``next_hand`` of the
         cards unseen by us)."""
         maiden = MAIDEN in s["lum_field"]
         open_fields = [(harvest_table(tuple((item[1], sum(weight(x) for x in item[2])) for item in fields[g])),
-                        0.0 if g == emptied else self._clear_bonus(s, g))
+                        self._clear_bonus(s, g))
                        for g in range(NUM_FIELDS) if fields[g] and (seasons[g] != WINTER or maiden)]
         gains = [max((table[v][0] + weight(c) + bonus * table[v][1]
                       for table, bonus in open_fields for v in HARVEST_VALUES[c] if table[v][0] > 0), default=0.0)

@@ -58,15 +58,15 @@ def test_board_after_sow_harvest_stockpile_and_a_face_card_turning_the_illimat()
     agent = IllimatLookahead(GAME)
     s = _read(state, agent)
     c = card
-    fields, seasons, emptied = agent._board_after(s, (c("3W"), 0, SOW, -1, 0, ()))
-    assert sorted(item[0] for item in fields[0]) == sorted([c("5S"), c("4P"), c("3W")]) and emptied == -1
-    assert seasons == s["seasons"]
-    fields, _, emptied = agent._board_after(s, (c("9S"), 0, HARVEST, -1, 9, (c("4P"), c("5S"))))
-    assert fields[0] == [] and emptied == 0
-    fields, _, emptied = agent._board_after(s, (c("3W"), 0, STOCKPILE, -1, 9, (c("5S"),)))
+    fields, seasons = agent._board_after(s, (c("3W"), 0, SOW, -1, 0, ()))
+    assert sorted(item[0] for item in fields[0]) == sorted([c("5S"), c("4P"), c("3W")])
+    assert seasons == s["seasons"] and s["fields"][0] != fields[0]  # the agent's own reading is not changed
+    fields, _ = agent._board_after(s, (c("9S"), 0, HARVEST, -1, 9, (c("4P"), c("5S"))))
+    assert fields[0] == [] and fields[3] == s["fields"][3]
+    fields, _ = agent._board_after(s, (c("3W"), 0, STOCKPILE, -1, 9, (c("5S"),)))
     assert [(item[1], sorted(item[2])) for item in fields[0]] == [(4, [c("4P")]),
                                                                   (9, sorted([c("5S"), c("3W")]))]
-    _, seasons, _ = agent._board_after(s, (c("KW"), 3, SOW, -1, 0, ()))
+    _, seasons = agent._board_after(s, (c("KW"), 3, SOW, -1, 0, ()))
     assert seasons[3] == WINTER and seasons != s["seasons"]
 
 
