@@ -58,7 +58,8 @@ def test_stacked_snapshots_give_each_network_its_own_logits():
 
 def test_pool_acts_for_scripted_agents_and_snapshots_on_their_own_rows():
     game = card_envs.make_game("three_piles_v0")
-    pool = OpponentPool(game, ("heuristic", "random"), size=2, hidden=(16,))
+    pool = OpponentPool(game, ("heuristic", "random"), size=2,
+                        blank=ActorCritic(game.observation_size, game.num_actions, (16,)))
     # Snapshots that all but surely play their lowest (first) or highest (second) legal action.
     for preference in (0.0, -1.0, 1.0):  # the first is dropped: the pool keeps 2
         network = ActorCritic(game.observation_size, game.num_actions, (16,))

@@ -30,7 +30,7 @@ class Writer:
 
 def test_the_process_gives_what_the_learner_would_and_runs_at_low_priority(tmp_path):
     trainer = Trainer(tiny_args(tmp_path, eval_deals=6))
-    evaluator = EvalProcess(trainer.args, trainer.game, trainer.network.critic_size)
+    evaluator = EvalProcess(trainer.args)
     try:
         assert evaluator.submit(123, trainer.network.state_dict())
         assert not evaluator.submit(456, trainer.network.state_dict()), "one evaluation at a time"

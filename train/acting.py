@@ -133,11 +133,11 @@ class OpponentPool:
     """Scripted agents plus up to ``size`` frozen snapshots of the learner (sampling policies).
     Members are numbered scripted agents first, then snapshots."""
 
-    def __init__(self, game, scripted: tuple[str, ...], size: int, hidden: tuple[int, ...],
-                 critic: int | None = None, dtype: torch.dtype = torch.float32, entities: bool = False):
+    def __init__(self, game, scripted: tuple[str, ...], size: int, blank: ActorCritic,
+                 dtype: torch.dtype = torch.float32):
         self.scripted = [make_policy(name, game) for name in scripted]
-        self.size, self.game, self.hidden, self.critic, self.dtype = size, game, hidden, critic, dtype
-        self.entities = entity_arrays(game) if entities else []  # the learner's entity heads
+        self.size, self.dtype = size, dtype
+        self.blank = blank  # a network of the learner's shape: each snapshot is a copy with its weights
         self.snapshots: list[ActorCritic] = []
         self.stacked: StackedPolicies | None = None
 
@@ -154,7 +154,7 @@ class OpponentPool:
     def add_snapshot(self, state_dict: dict[str, torch.Tensor]) -> None:
         if self.size == 0:
             return
-        frozen = ActorCritic(self.game.observation_size, self.game.num_actions, self.hidden, self.critic, self.entities)
+        frozen = copy.deepcopy(self.blank)
         frozen.load_state_dict(state_dict)
         self.snapshots = (self.snapshots + [frozen])[-self.size:]
         self.stacked = StackedPolicies(self.snapshots, self.dtype)
@@ -271,8 +271,7 @@ class Collector:
         # (weights, inputs and outputs rounded to bfloat16), without re-casting the weights each step.
         self.dtype = torch_dtype(args.compute_dtype)
         self.acting = self.network if self.dtype == torch.float32 else copy.deepcopy(self.network).to(self.dtype)
-        self.pool = OpponentPool(game, tuple(args.opponents), args.pool_size, tuple(args.hidden), self.critic,
-                                 self.dtype, args.entity_heads)
+        self.pool = OpponentPool(game, tuple(args.opponents), args.pool_size, self.network, self.dtype)
         for state in pool_states:
             self.pool.add_snapshot(state)
         # --teacher: the scripted agent whose choices the learner is also trained to imitate; it

@@ -25,10 +25,10 @@ import torch.multiprocessing as mp
 
 from agents import make_policy, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
-from agents.neural import ActorCritic, NeuralPolicy, entity_arrays
+from agents.neural import ActorCritic, NeuralPolicy
 from evaluate.ratings import bradley_terry
 from evaluate.runner import distinct_rotations, seating_pattern
-from train.acting import start_ignoring_stop_signals
+from train.acting import make_network, start_ignoring_stop_signals
 
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
 
@@ -94,14 +94,12 @@ class EvalProcess:
     """Evaluations in a child process, one at a time: `submit` hands over weights, `poll` returns
     the finished (step, results) pairs."""
 
-    def __init__(self, args, game, critic_size: int | None):
+    def __init__(self, args):
         context = mp.get_context("spawn")  # a fresh interpreter, as the actor's
         self.jobs, self.done = context.Queue(), context.Queue()
         self.busy = False
-        spec = (game.observation_size, game.num_actions, tuple(args.hidden), critic_size, args.entity_heads)
         self.process = context.Process(target=_evaluator_main, daemon=True, name="card_envs-evaluator",
-                                       args=(args.env_id, args.env_config, spec, args.eval_deals,
-                                             self.jobs, self.done))
+                                       args=(args, self.jobs, self.done))
         start_ignoring_stop_signals(self.process)  # the learner decides when it stops
 
     def submit(self, step: int, weights: dict[str, torch.Tensor]) -> bool:
@@ -165,15 +163,14 @@ def install_stop_handler() -> None:
     sys.unraisablehook = _redeliver_stop
 
 
-def _evaluator_main(env_id, env_config, spec, deals, jobs, done) -> None:
+def _evaluator_main(args, jobs, done) -> None:
     os.nice(NICENESS)
     install_stop_handler()
     torch.set_num_threads(1)
     import card_envs
 
-    game = card_envs.make_game(env_id, **env_config)
-    observation_size, num_actions, hidden, critic, entity_heads = spec
-    network = ActorCritic(observation_size, num_actions, hidden, critic, entity_arrays(game) if entity_heads else ())
+    game = card_envs.make_game(args.env_id, **args.env_config)
+    network = make_network(game, args)  # the learner's network, as its actors build it
     learner, baselines = mp.parent_process(), None
     while learner.is_alive():
         try:
@@ -182,7 +179,7 @@ def _evaluator_main(env_id, env_config, spec, deals, jobs, done) -> None:
             continue
         try:
             network.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()})
-            results, baselines = evaluate_policy(game, network, deals, baselines)
+            results, baselines = evaluate_policy(game, network, args.eval_deals, baselines)
         except Exception as error:  # report it to the learner rather than die silently
             done.put((step, RuntimeError(f"{type(error).__name__}: {error}"), None))
             raise

@@ -481,7 +481,7 @@ class Trainer:
         self._follow_schedules()  # a run resumed after its teaching ended must not start labelling
         self.start_actor()
         if self.args.eval_process and self.args.eval_every:
-            self.evaluator = EvalProcess(self.args, self.game, self.network.critic_size)
+            self.evaluator = EvalProcess(self.args)
         try:
             return self._train(writer)
         finally:
