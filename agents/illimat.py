@@ -49,10 +49,33 @@ from card_envs.games.illimat.rules import (
     PAIR_VALUES, PARTNER, PASSIVE_VALUE, RAKE_CARD, RAKE_SOW, RANK, RING, SEASON, SEASON0, SOW, SPRING, STARS,
     STOCKPILE, SUIT, SUMMER, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, IllimatGame,
     summer_for)
-from card_envs.games.illimat.groups import groups_totalling, heaviest_packing
+from card_envs.games.illimat.groups import groups_totalling, heaviest_packing, plain_groups_by_total
 
 MAX_HARVEST = 14  # a single card's harvest value at most (a Fool as 14)
 PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves many turns' decisions
+
+
+@lru_cache(maxsize=1 << 16)
+def best_groups(target: int, codes: tuple[int, ...], weights: tuple[float, ...], active: int) -> tuple[float, int]:
+    """The heaviest union of disjoint groups totalling `target` among a field's items (`codes`,
+    `weights`), plus the active card (weight last, bit len(codes)) when `active` > 0, which must
+    then be in it: (weight, mask), mask 0 when there is none. Cached: a turn asks it for every
+    card of the hand, and a field changes only when a turn plays into it."""
+    n = len(codes)
+    if target > MAX_HARVEST:  # a Union pair's sum: asked rarely, searched on its own
+        by_bit = groups_totalling(target, codes, active)
+    else:
+        by_total = plain_groups_by_total(codes)
+        groups = [1 << i for i, code in enumerate(codes) if code == MULTIPLE_CODE + target]  # whole, alone
+        groups += by_total[target]  # (target > 0: no empty group)
+        if active and active <= target:
+            groups += [g | 1 << n for g in by_total[target - active]]
+        groups.sort()
+        by_bit = [[g for g in groups if g >> b & 1] for b in range(n + bool(active))]
+    if not (by_bit[n] if active else any(by_bit)):
+        return 0.0, 0
+    gain, mask = heaviest_packing(by_bit, list(weights), 1 << n if active else 0, n + bool(active))
+    return gain, mask
 
 
 def weight(card: int) -> float:
@@ -66,10 +89,12 @@ class IllimatHeuristic(Policy):
     def __init__(self, game: IllimatGame):
         self.layout = game.observation_layout
         self.num_players = game.num_players
-        # The plans of a turn, by the observation before its decision fields (unchanged while a
-        # move is chosen over several decisions): computed once per turn, not once per decision.
-        self._plans_cache: OrderedDict[bytes, list] = OrderedDict()
+        # A turn's reading of the board and its plans, by the observation before its decision
+        # fields and its turn flags (unchanged while a move is chosen over several decisions):
+        # computed once per turn, not once per decision.
+        self._turns: OrderedDict[bytes, dict] = OrderedDict()
         self._decision_start = self.layout.slices["decision"].start
+        self._turn_flags = self.layout.slices["turn"]
 
     # ----- reading the observation ----------------------------------------------------------
     def _read(self, obs: np.ndarray) -> dict:
@@ -97,7 +122,7 @@ class IllimatHeuristic(Policy):
         up = v["luminary_up"]
         lum_field = {L: int(np.flatnonzero(up[:, L])[0]) for L in range(up.shape[1]) if up[:, L].any()}
         return {
-            "view": v, "hand": np.flatnonzero(v["hand"]).tolist(), "fields": fields,
+            "hand": np.flatnonzero(v["hand"]).tolist(), "fields": fields,
             "seasons": v["seasons"].argmax(axis=1).tolist(), "lum_field": lum_field,
             "lum_up_at": up.any(axis=1).tolist(), "lum_down_at": v["luminary_down"].astype(bool).tolist(),
             "okus_left": v["okus_left"][0] > 0, "turn": v["turn"].astype(bool).tolist(),
@@ -129,7 +154,7 @@ class IllimatHeuristic(Policy):
                 season = seasons[f]
                 items = s["fields"][f]
                 codes = tuple(it[1] for it in items)
-                weights = [sum(weight(x) for x in it[2]) for it in items]
+                weights = tuple(sum(weight(x) for x in it[2]) for it in items)
                 n = len(items)
                 if season != AUTUMN:
                     plans.append((-0.5 * weight(c) - 0.01 * RANK[c], (c, f, SOW, -1, 0, ())))
@@ -138,10 +163,7 @@ class IllimatHeuristic(Policy):
                     if f == union_field and not (rake_owed and len(hand) < 3):
                         options += [(d, v) for d in hand if d != c for v in PAIR_VALUES[c][d]]
                     for partner, v in options:
-                        by_bit = groups_totalling(v, codes, 0)
-                        if not any(by_bit):
-                            continue
-                        gain, mask = heaviest_packing(by_bit, weights, 0, n)
+                        gain, mask = best_groups(v, codes, weights, 0)
                         if mask == 0:
                             continue
                         played = weight(c) + (weight(partner) if partner >= 0 else 0.0)
@@ -149,12 +171,9 @@ class IllimatHeuristic(Policy):
                         keys = tuple(items[i][0] for i in range(n) if mask >> i & 1)
                         plans.append((score, (c, f, HARVEST, partner, v, keys)))
                 if season != SPRING and n:
+                    active = 1 << n
                     for T in sorted({PASSIVE_VALUE[d] for d in hand if d != c}):
-                        by_bit = groups_totalling(T, codes, ACTIVE_VALUE[c])
-                        active = 1 << n
-                        if not by_bit[n]:
-                            continue
-                        gain, mask = heaviest_packing(by_bit, weights + [weight(c)], active, n + 1)
+                        gain, mask = best_groups(T, codes, weights + (weight(c),), ACTIVE_VALUE[c])
                         if mask & ~active == 0:
                             continue
                         score = 0.7 * gain * (1.0 - self._steal_chance(s, T)) - 0.3
@@ -180,7 +199,7 @@ class IllimatHeuristic(Policy):
             return min(hand, key=lambda c: (weight(c), RANK[c], c))
         if decision in (SWAP_TAKE, CLAIM_TAKE):
             return max(legal, key=lambda c: (weight(c), -c))
-        s = self._read(observation)
+        s = self._turn(observation)
         if decision == TURN:
             if s["turn"][0]:  # main play done: the Rake sow if owed, else end the turn
                 return RAKE_SOW if RAKE_SOW in legal_set else DONE
@@ -193,20 +212,27 @@ class IllimatHeuristic(Policy):
             cards = [a for a in legal if a < NUM_CARDS]
             if not cards:
                 return RAKE_SOW if RAKE_SOW in legal_set else legal[0]
-        plan = self._plan(observation, s, view)
+        plan = self._plan(s, view)
         if plan is not None:
             action = self._next_action(decision, plan, view)
             if action in legal_set:
                 return action
         return DONE if DONE in legal_set and decision == ITEMS else legal[0]
 
-    def _plan(self, observation, s, view):
-        key = observation[:self._decision_start].tobytes()
-        plans = self._plans_cache.get(key)
-        if plans is None:
-            plans = self._plans_cache[key] = self._plans(s)
-            if len(self._plans_cache) > PLAN_CACHE:
-                self._plans_cache.popitem(last=False)
+    def _turn(self, observation) -> dict:
+        """`_read` of this turn's observation, cached (its plans are added when first needed)."""
+        key = observation[:self._decision_start].tobytes() + observation[self._turn_flags].tobytes()
+        s = self._turns.get(key)
+        if s is None:
+            s = self._turns[key] = self._read(observation)
+            if len(self._turns) > PLAN_CACHE:
+                self._turns.popitem(last=False)
+        return s
+
+    def _plan(self, s, view):
+        if "plans" not in s:
+            s["plans"] = self._plans(s)
+        plans = s["plans"]
         chosen_card = np.flatnonzero(view["move_cards"]).tolist()
         field = int(view["move_field"].argmax()) if view["move_field"].any() else -1
         action = SOW + int(view["move_action"].argmax()) if view["move_action"].any() else -1

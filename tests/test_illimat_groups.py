@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 
 import card_envs
 from agents import make_policy
-from card_envs.games.illimat.groups import NUM_KINDS, coverable
+from agents.illimat import best_groups
+from card_envs.games.illimat.groups import (MULTIPLE_CODE, NUM_KINDS, coverable, groups_totalling, heaviest_packing,
+                                             plain_groups_by_total)
 from card_envs.games.illimat.rules import CARD0, DONE, FIELD0, HARVEST, ITEMS, STOCKPILE, VALUE0, cname
 from tests.test_illimat_properties import partitions
 
@@ -114,3 +116,37 @@ def test_the_scripted_agent_acts_on_a_crowded_field():
         action = agent.act(state.observation(state.current_player), state.legal_mask(), rng)
         assert state.legal_mask()[action]
         state.apply(int(action))
+
+
+FIELD_CODES = st.lists(st.one_of(st.integers(0, 14), st.integers(2, 14).map(lambda v: MULTIPLE_CODE + v)), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(FIELD_CODES)
+def test_groups_by_total_are_every_subset_of_plain_items_of_that_total(codes):
+    by_total = plain_groups_by_total(tuple(codes))
+    plain = [i for i, code in enumerate(codes) if code < MULTIPLE_CODE]
+    for total in range(15):
+        expected = set()
+        for k in range(len(plain) + 1):
+            for subset in combinations(plain, k):
+                sums = {0}
+                for i in subset:
+                    sums = {t + v for t in sums for v in ((1, 14) if codes[i] == 0 else (codes[i],))}
+                if total in sums:
+                    expected.add(sum(1 << i for i in subset))
+        assert by_total[total] == tuple(sorted(expected))
+
+
+@settings(max_examples=300, deadline=None)
+@given(FIELD_CODES, st.integers(1, 28), st.sampled_from([0, 0, 1, 5, 13]))
+def test_the_agents_cached_search_answers_as_the_search_per_target(codes, target, active):
+    codes = tuple(codes)
+    weights = tuple(float(1 + i % 3) for i in range(len(codes) + bool(active)))
+    n = len(codes)
+    by_bit = groups_totalling(target, codes, active)
+    expected = (0.0, 0)
+    if by_bit[n] if active else any(by_bit):
+        gain, mask = heaviest_packing(by_bit, list(weights), 1 << n if active else 0, n + bool(active))
+        expected = (gain, mask)
+    assert best_groups(target, codes, weights, active) == expected

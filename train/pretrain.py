@@ -19,7 +19,9 @@ AEC games' batched engines and our network.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -129,6 +131,25 @@ def clone(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, v
     inputs, which it needs. ``stop()`` true ends it after the epoch in progress."""
     if network.critic is not None and demos.critic_inputs is None:
         raise ValueError("the network has a separate critic: play_teacher(..., privileged=True) keeps its inputs")
+    with all_cores():
+        return _fit(network, demos, epochs, seed, vf_coef, progress, stop)
+
+
+@contextmanager
+def all_cores():
+    """Torch on every core this process may use, then back to its thread count: nothing else
+    runs while cloning (the actors start after it), and the fit is about 2x faster on 2 cores."""
+    before = torch.get_num_threads()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # macOS: no affinity
+    torch.set_num_threads(max(before, cores))
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _fit(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf_coef: float, progress: bool,
+         stop: Callable[[], bool]) -> list[dict[str, float]]:
     generator = torch.Generator().manual_seed(seed)
     order = torch.randperm(len(demos), generator=generator)
     held = order[:int(len(demos) * HELD_OUT)]

@@ -274,6 +274,35 @@ def groups_totalling(target: int, codes: tuple[int, ...], active: int, budget: i
     return [[g for g in groups if g >> b & 1] for b in range(len(values))]
 
 
+@lru_cache(maxsize=1 << 14)
+def plain_groups_by_total(codes: tuple[int, ...], most: int = 14, budget: int = 20_000) -> tuple[tuple[int, ...], ...]:
+    """Per total t = 0..`most`: the groups (bitmasks over the items) of plain items totalling t,
+    each Fool 1 or 14, ascending (t = 0: the empty group). One search answers what
+    `groups_totalling` answers one target at a time, for the policies that ask every card value
+    of a hand of the same field. Bounded the same way: after `budget` steps, the groups found so
+    far (only a crowded field of small cards gets there). Cached: a field changes only when a turn
+    plays into it."""
+    plain = sorted((max(code, 1), i) for i, code in enumerate(codes) if code < MULTIPLE_CODE)  # a Fool as 1 first
+    found: list[set[int]] = [set() for _ in range(most + 1)]
+    found[0].add(0)
+    steps = [budget]
+
+    def rec(start: int, total: int, mask: int) -> None:
+        for k in range(start, len(plain)):
+            least, i = plain[k]
+            steps[0] -= 1
+            if steps[0] < 0 or total + least > most:
+                return  # ascending: no item after it fits either
+            bit = mask | 1 << i
+            for value in ((1, 14) if codes[i] == 0 else (least,)):
+                if total + value <= most:
+                    found[total + value].add(bit)
+                    rec(k + 1, total + value, bit)
+
+    rec(0, 0, 0)
+    return tuple(tuple(sorted(groups)) for groups in found)
+
+
 def heaviest_packing(groups_by_bit: list[list[int]], weights, required: int, n_bits: int,
                      budget: int = 3_000) -> tuple[float, int]:
     """The heaviest union of disjoint groups (bitmasks, as `groups_totalling` lists them) that
