@@ -49,33 +49,10 @@ from card_envs.games.illimat.rules import (
     PAIR_VALUES, PARTNER, PASSIVE_VALUE, RAKE_CARD, RAKE_SOW, RANK, RING, SEASON, SEASON0, SOW, SPRING, STARS,
     STOCKPILE, SUIT, SUMMER, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, IllimatGame,
     summer_for)
-from card_envs.games.illimat.groups import groups_totalling, heaviest_packing, plain_groups_by_total
+from card_envs.games.illimat.groups import groups_totalling, heaviest_groups, heaviest_packing
 
 MAX_HARVEST = 14  # a single card's harvest value at most (a Fool as 14)
 PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves many turns' decisions
-
-
-@lru_cache(maxsize=1 << 16)
-def best_groups(target: int, codes: tuple[int, ...], weights: tuple[float, ...], active: int) -> tuple[float, int]:
-    """The heaviest union of disjoint groups totalling `target` among a field's items (`codes`,
-    `weights`), plus the active card (weight last, bit len(codes)) when `active` > 0, which must
-    then be in it: (weight, mask), mask 0 when there is none. Cached: a turn asks it for every
-    card of the hand, and a field changes only when a turn plays into it."""
-    n = len(codes)
-    if target > MAX_HARVEST:  # a Union pair's sum: asked rarely, searched on its own
-        by_bit = groups_totalling(target, codes, active)
-    else:
-        by_total = plain_groups_by_total(codes)
-        groups = [1 << i for i, code in enumerate(codes) if code == MULTIPLE_CODE + target]  # whole, alone
-        groups += by_total[target]  # (target > 0: no empty group)
-        if active and active <= target:
-            groups += [g | 1 << n for g in by_total[target - active]]
-        groups.sort()
-        by_bit = [[g for g in groups if g >> b & 1] for b in range(n + bool(active))]
-    if not (by_bit[n] if active else any(by_bit)):
-        return 0.0, 0
-    gain, mask = heaviest_packing(by_bit, list(weights), 1 << n if active else 0, n + bool(active))
-    return gain, mask
 
 
 def weight(card: int) -> float:
@@ -163,7 +140,7 @@ class IllimatHeuristic(Policy):
                     if f == union_field and not (rake_owed and len(hand) < 3):
                         options += [(d, v) for d in hand if d != c for v in PAIR_VALUES[c][d]]
                     for partner, v in options:
-                        gain, mask = best_groups(v, codes, weights, 0)
+                        gain, mask = heaviest_groups(v, codes, weights, 0)
                         if mask == 0:
                             continue
                         played = weight(c) + (weight(partner) if partner >= 0 else 0.0)
@@ -173,7 +150,7 @@ class IllimatHeuristic(Policy):
                 if season != SPRING and n:
                     active = 1 << n
                     for T in sorted({PASSIVE_VALUE[d] for d in hand if d != c}):
-                        gain, mask = best_groups(T, codes, weights + (weight(c),), ACTIVE_VALUE[c])
+                        gain, mask = heaviest_groups(T, codes, weights + (weight(c),), ACTIVE_VALUE[c])
                         if mask & ~active == 0:
                             continue
                         score = 0.7 * gain * (1.0 - self._steal_chance(s, T)) - 0.3

@@ -13,9 +13,8 @@ from hypothesis import strategies as st
 
 import card_envs
 from agents import make_policy
-from agents.illimat import best_groups
-from card_envs.games.illimat.groups import (MULTIPLE_CODE, NUM_KINDS, coverable, groups_totalling, heaviest_packing,
-                                             plain_groups_by_total)
+from card_envs.games.illimat.groups import (MULTIPLE_CODE, NUM_KINDS, coverable, groups_totalling, heaviest_groups,
+                                             heaviest_packing, plain_groups_by_total)
 from card_envs.games.illimat.rules import CARD0, DONE, FIELD0, HARVEST, ITEMS, STOCKPILE, VALUE0, cname
 from tests.test_illimat_properties import partitions
 
@@ -140,7 +139,7 @@ def test_groups_by_total_are_every_subset_of_plain_items_of_that_total(codes):
 
 @settings(max_examples=300, deadline=None)
 @given(FIELD_CODES, st.integers(1, 28), st.sampled_from([0, 0, 1, 5, 13]))
-def test_the_agents_cached_search_answers_as_the_search_per_target(codes, target, active):
+def test_the_cached_search_answers_as_the_search_per_target(codes, target, active):
     codes = tuple(codes)
     weights = tuple(float(1 + i % 3) for i in range(len(codes) + bool(active)))
     n = len(codes)
@@ -149,4 +148,4 @@ def test_the_agents_cached_search_answers_as_the_search_per_target(codes, target
     if by_bit[n] if active else any(by_bit):
         gain, mask = heaviest_packing(by_bit, list(weights), 1 << n if active else 0, n + bool(active))
         expected = (gain, mask)
-    assert best_groups(target, codes, weights, active) == expected
+    assert heaviest_groups(target, codes, weights, active) == expected

@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Iterator
 
 MULTIPLE_CODE = 100
+MAX_SINGLE = 14  # the most a single card harvests (a Fool as 14): the totals plain_groups_by_total lists
 FOOL_KIND = 0  # counts index 0: Fools (1 or 14); index v in 1..14: items worth exactly v
 NUM_KINDS = 15
 Counts = tuple[int, ...]
@@ -275,31 +276,33 @@ def groups_totalling(target: int, codes: tuple[int, ...], active: int, budget: i
 
 
 @lru_cache(maxsize=1 << 14)
-def plain_groups_by_total(codes: tuple[int, ...], most: int = 14, budget: int = 20_000) -> tuple[tuple[int, ...], ...]:
+def plain_groups_by_total(codes: tuple[int, ...], most: int = MAX_SINGLE, budget: int = 20_000
+                          ) -> tuple[tuple[int, ...], ...]:
     """Per total t = 0..`most`: the groups (bitmasks over the items) of plain items totalling t,
     each Fool 1 or 14, ascending (t = 0: the empty group). One search answers what
-    `groups_totalling` answers one target at a time, for the policies that ask every card value
-    of a hand of the same field. Bounded the same way: after `budget` steps, the groups found so
-    far (only a crowded field of small cards gets there). Cached: a field changes only when a turn
-    plays into it."""
-    plain = sorted((max(code, 1), i) for i, code in enumerate(codes) if code < MULTIPLE_CODE)  # a Fool as 1 first
+    `groups_totalling` answers one target at a time, for the callers that ask every value of the
+    same field. Groups are grown one item at a time, all of one size before the next, so on a
+    crowded field (where `budget` groups stop it) every smaller group is found first. Cached: a
+    field changes only when a turn plays into it."""
+    plain = sorted((max(code, 1), i) for i, code in enumerate(codes) if code < MULTIPLE_CODE)  # a Fool as 1
     found: list[set[int]] = [set() for _ in range(most + 1)]
     found[0].add(0)
-    steps = [budget]
-
-    def rec(start: int, total: int, mask: int) -> None:
-        for k in range(start, len(plain)):
-            least, i = plain[k]
-            steps[0] -= 1
-            if steps[0] < 0 or total + least > most:
-                return  # ascending: no item after it fits either
-            bit = mask | 1 << i
-            for value in ((1, 14) if codes[i] == 0 else (least,)):
-                if total + value <= most:
-                    found[total + value].add(bit)
-                    rec(k + 1, total + value, bit)
-
-    rec(0, 0, 0)
+    frontier = [(0, 0, 0)]  # (total, mask, the next item of `plain` that may join)
+    while frontier and budget > 0:
+        grown = []
+        for total, mask, start in frontier:
+            if len(grown) >= budget:
+                break
+            for k in range(start, len(plain)):
+                least, i = plain[k]
+                if total + least > most:
+                    break  # ascending: no later item fits either
+                for value in ((1, 14) if codes[i] == 0 else (least,)):
+                    if total + value <= most:
+                        found[total + value].add(mask | 1 << i)
+                        grown.append((total + value, mask | 1 << i, k + 1))
+        budget -= len(grown)
+        frontier = grown
     return tuple(tuple(sorted(groups)) for groups in found)
 
 
@@ -331,3 +334,28 @@ def heaviest_packing(groups_by_bit: list[list[int]], weights, required: int, n_b
 
     rec(0, 0, 0.0)
     return best[0], best[1]
+
+
+@lru_cache(maxsize=1 << 16)
+def heaviest_groups(target: int, codes: tuple[int, ...], weights: tuple[float, ...], active: int) -> tuple[float, int]:
+    """The heaviest union of disjoint groups totalling `target` among a field's items (`codes`,
+    `weights`), plus the active card (weight last, bit len(codes)) when `active` > 0, which must
+    then be in it: (weight, mask), mask 0 when there is none. One search of the field's groups
+    serves every target up to 14 (`plain_groups_by_total`); a larger one (a Union pair's sum, asked
+    rarely) is searched on its own. Cached: policies ask it for every card of a hand, and a field
+    changes only when a turn plays into it."""
+    n = len(codes)
+    if target > MAX_SINGLE:
+        by_bit = groups_totalling(target, codes, active)
+    else:
+        by_total = plain_groups_by_total(codes)
+        groups = [1 << i for i, code in enumerate(codes) if code == MULTIPLE_CODE + target]  # whole, alone
+        groups += by_total[target]  # (target > 0: no empty group)
+        if active and active <= target:
+            groups += [g | 1 << n for g in by_total[target - active]]
+        groups.sort()
+        by_bit = [[g for g in groups if g >> b & 1] for b in range(n + bool(active))]
+    if not (by_bit[n] if active else any(by_bit)):
+        return 0.0, 0
+    gain, mask = heaviest_packing(by_bit, list(weights), 1 << n if active else 0, n + bool(active))
+    return gain, mask

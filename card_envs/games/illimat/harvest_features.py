@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 
 from card_envs.core.layout import Piece
-from card_envs.games.illimat.groups import MULTIPLE_CODE, NUM_KINDS, coverable, counts_of, groups_totalling, heaviest_packing
+from card_envs.games.illimat.groups import MULTIPLE_CODE, NUM_KINDS, coverable, counts_of, heaviest_groups
 
 NUM_FIELDS, NUM_CARDS, MAX_VALUE = 4, 65, 14
 CARDS_SCALE = 8  # cards taken / 8: a harvest usually takes 1..6 cards
@@ -50,7 +50,7 @@ def field_table(items: tuple[tuple[int, int], ...], reachable: int) -> tuple[tup
     only for those. Cached: it depends on nothing else, and a field changes only when a turn
     plays into it."""
     codes = tuple(code for code, _ in items)
-    weights = [cards for _, cards in items]
+    weights = tuple(cards for _, cards in items)
     plain = counts_of(code for code in codes if code < MULTIPLE_CODE)
     multiples = [code - MULTIPLE_CODE for code in codes if code >= MULTIPLE_CODE]
     total = sum(weights)
@@ -64,8 +64,7 @@ def field_table(items: tuple[tuple[int, int], ...], reachable: int) -> tuple[tup
         if empties:
             cards = total
         else:
-            by_bit = groups_totalling(v, codes, 0)
-            cards = max(0, int(heaviest_packing(by_bit, weights, 0, len(codes))[0])) if any(by_bit) else 0
+            cards = max(0, int(heaviest_groups(v, codes, weights, 0)[0]))
         taken.append(cards)
         clears.append(empties)
     return tuple(taken), tuple(clears)
