@@ -20,7 +20,7 @@ AEC games' batched engines and our network.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -30,11 +30,12 @@ from tqdm import tqdm
 
 from agents.neural import ActorCritic
 from card_envs.vector import VectorGames
-from train.acting import critic_inputs
+from train.acting import critic_inputs, critic_size
 from train.policy_terms import mask_offsets
 
 LEARNING_RATE = 1e-3  # Adam's, for cloning: fitting fixed labels tolerates more than PPO's step
 MINIBATCH = 256
+HELD_OUT_BATCH = 4096  # held-out decisions scored at once
 HELD_OUT = 0.05  # the share of decisions kept out of the fit, to report agreement on unseen ones
 PARALLEL_GAMES = 64  # games stepped together while the teacher plays (it acts on all of them at once)
 
@@ -59,13 +60,14 @@ def never() -> bool:
 
 def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progress: bool = False,
                  stop: Callable[[], bool] = never, privileged: bool = False) -> Demonstrations:
-    """``games`` games of ``teacher`` in every seat; the decisions with a choice, in game order.
-    ``privileged`` keeps each decision's critic inputs too (the full state and the seat).
-    ``stop()`` true ends it early with the games finished so far (Ctrl-C)."""
+    """``games`` games of ``teacher`` in every seat; the decisions with a choice, in the order
+    they were taken. ``privileged`` keeps each decision's critic inputs too (the full state and
+    the seat). ``stop()`` true ends it early with the games finished so far (Ctrl-C)."""
     rng = np.random.default_rng(seed)
     vector = VectorGames(game, min(games, PARALLEL_GAMES), seed=int(rng.integers(2**63)))
-    open_games: list[list[tuple]] = [[] for _ in range(vector.num_games)]
-    kept: list[Demonstrations] = []  # one per finished game
+    recorder = Recorder(vector.num_games, game.observation_size, game.num_actions,
+                        critic_size(game, "state") if privileged else None)
+    open_games: list[list[tuple[int, int]]] = [[] for _ in range(vector.num_games)]  # (row, seat) per decision
     finished = 0
     with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
         while finished < games and not stop():
@@ -73,54 +75,92 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
             actions = teacher.act_batch(observations, masks.astype(np.int8), rng)
             full = critic_inputs(vector.state_tensors(), seats, game.num_players) if privileged else None
             # VectorGames plays forced decisions unasked: every decision it shows has a choice.
+            rows = recorder.add(observations, masks, actions, full)
             for i in range(vector.num_games):
-                open_games[i].append((observations[i].copy(), masks[i].copy(), int(actions[i]), int(seats[i]),
-                                      None if full is None else full[i]))
+                open_games[i].append((rows + i, int(seats[i])))
             done, returns, _ = vector.step(actions)
             for i in np.flatnonzero(done):
                 if finished < games:  # games still in play when the count is reached are dropped
-                    kept.append(_game_demonstrations(open_games[i], returns[i], gamma))
+                    recorder.keep(*zip(*open_games[i]), returns[i], gamma)
                     finished += 1
                     bar.update()
                 open_games[i] = []
-    return _concatenate(kept, game.observation_size, game.num_actions)
+    return recorder.demonstrations()
 
 
-def _game_demonstrations(decisions: list[tuple], result: np.ndarray, gamma: float) -> Demonstrations:
-    """One game's (observation, mask, action, seat, critic inputs or None) decisions as arrays,
-    each with the seat's final result discounted by ``gamma`` for each later decision of that
-    same seat."""
+def discounted_results(seats: Sequence[int], result: np.ndarray, gamma: float) -> np.ndarray:
+    """Per decision of one game (taken by ``seats``, in order), its seat's final result
+    discounted by ``gamma`` for each later decision of that same seat."""
     later: dict[int, int] = {}  # seat -> its decisions after this one
-    returns = np.empty(len(decisions), dtype=np.float32)
-    for k in reversed(range(len(decisions))):
-        seat = decisions[k][3]
-        returns[k] = float(result[seat]) * gamma ** later.get(seat, 0)
-        later[seat] = later.get(seat, 0) + 1
-    observations, masks, actions, _, full = zip(*decisions)
-    return Demonstrations(np.stack(observations).astype(np.float32, copy=False), np.stack(masks).astype(bool, copy=False),
-                          np.array(actions, dtype=np.int64), returns,
-                          None if full[0] is None else np.stack(full).astype(np.float32, copy=False))
+    returns = np.empty(len(seats), dtype=np.float32)
+    for k in reversed(range(len(seats))):
+        returns[k] = float(result[seats[k]]) * gamma ** later.get(seats[k], 0)
+        later[seats[k]] = later.get(seats[k], 0) + 1
+    return returns
 
 
-def _concatenate(parts: list[Demonstrations], observation_size: int, num_actions: int) -> Demonstrations:
-    """The games' decisions in one set of arrays, each game freed as soon as it is copied: the
-    peak stays near one copy (np.empty's pages are only committed as they are written), where
-    stacking all at once holds two (300 Illimat games: 0.66 GB over the start instead of 1.19)."""
-    total = sum(len(part) for part in parts)
-    privileged = bool(parts) and parts[0].critic_inputs is not None
-    out = Demonstrations(np.empty((total, observation_size), np.float32), np.empty((total, num_actions), bool),
-                         np.empty(total, np.int64), np.empty(total, np.float32),
-                         np.empty((total, parts[0].critic_inputs.shape[1]), np.float32) if privileged else None)
-    start = 0
-    while parts:
-        part = parts.pop(0)
-        end = start + len(part)
-        out.observations[start:end], out.masks[start:end] = part.observations, part.masks
-        out.actions[start:end], out.returns[start:end] = part.actions, part.returns
-        if privileged:
-            out.critic_inputs[start:end] = part.critic_inputs
-        start = end
-    return out
+CHUNK_BYTES = 1 << 26  # 64 MB: above glibc's largest mmap threshold (32 MB), so a freed chunk leaves the process
+
+
+class Recorder:
+    """The teacher's decisions written as they are taken into chunks of about 64 MB, each step's
+    decisions (one per game) in one chunk; a game's rows are kept, with their returns, when it
+    ends. Why chunks: per-game arrays, freed once copied into the whole, stayed in the process's
+    heap (300 Illimat games held 2.2 times their data); a large chunk goes back to the system
+    when freed, so copying out the kept rows chunk by chunk peaks near one copy."""
+
+    def __init__(self, games_per_step: int, observation_size: int, num_actions: int, critic_size: int | None):
+        row_bytes = 4 * (observation_size + (critic_size or 0)) + num_actions + 12
+        self.step_rows = games_per_step
+        self.chunk_rows = max(1, CHUNK_BYTES // (row_bytes * games_per_step)) * games_per_step
+        self.sizes = (observation_size, num_actions, critic_size)
+        self.chunks: list[Demonstrations] = []
+        self.kept: list[np.ndarray] = []  # per chunk: rows of finished games
+        self.rows = 0
+
+    def add(self, observations: np.ndarray, masks: np.ndarray, actions: np.ndarray,
+            full: np.ndarray | None) -> int:
+        """Record one step's decisions (one per game); the first one's row (game i's is that + i)."""
+        at = self.rows % self.chunk_rows
+        if at == 0:
+            observation_size, num_actions, critic_size = self.sizes
+            n = self.chunk_rows
+            self.chunks.append(Demonstrations(np.empty((n, observation_size), np.float32), np.empty((n, num_actions), bool),
+                                              np.empty(n, np.int64), np.empty(n, np.float32),
+                                              None if critic_size is None else np.empty((n, critic_size), np.float32)))
+            self.kept.append(np.zeros(n, bool))
+        chunk, rows = self.chunks[-1], slice(at, at + self.step_rows)
+        chunk.observations[rows], chunk.masks[rows], chunk.actions[rows] = observations, masks, actions
+        if full is not None:
+            chunk.critic_inputs[rows] = full
+        first, self.rows = self.rows, self.rows + self.step_rows
+        return first
+
+    def keep(self, rows: Sequence[int], seats: Sequence[int], result: np.ndarray, gamma: float) -> None:
+        """A finished game: its rows (in order) are kept, with `discounted_results`."""
+        for row, value in zip(rows, discounted_results(seats, result, gamma)):
+            chunk, at = divmod(row, self.chunk_rows)
+            self.chunks[chunk].returns[at] = value
+            self.kept[chunk][at] = True
+
+    def demonstrations(self) -> Demonstrations:
+        """The kept rows in one set of arrays, each chunk freed as soon as it is copied (np.empty's
+        pages are only committed as they are written: the peak stays near one copy)."""
+        observation_size, num_actions, critic_size = self.sizes
+        total = int(sum(kept.sum() for kept in self.kept))
+        out = Demonstrations(np.empty((total, observation_size), np.float32), np.empty((total, num_actions), bool),
+                             np.empty(total, np.int64), np.empty(total, np.float32),
+                             None if critic_size is None else np.empty((total, critic_size), np.float32))
+        start = 0
+        while self.chunks:
+            chunk, kept = self.chunks.pop(0), self.kept.pop(0)
+            end = start + int(kept.sum())
+            out.observations[start:end], out.masks[start:end] = chunk.observations[kept], chunk.masks[kept]
+            out.actions[start:end], out.returns[start:end] = chunk.actions[kept], chunk.returns[kept]
+            if critic_size is not None:
+                out.critic_inputs[start:end] = chunk.critic_inputs[kept]
+            start = end
+        return out
 
 
 def clone(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf_coef: float = 0.5,
@@ -177,8 +217,9 @@ def _fit(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf
             loss.backward()
             optimizer.step()
             policy_sum += policy_loss.item() * len(batch)
-        with torch.no_grad():
-            chosen = (network.heads(x[held])[0] + offsets[held]).argmax(1)
+        with torch.no_grad():  # in parts: entity heads hold [rows, entities, width] at once
+            chosen = torch.cat([(network.heads(x[part])[0] + offsets[part]).argmax(1)
+                                for part in held.split(HELD_OUT_BATCH)]) if len(held) else y[held]
         history.append({"imitation": policy_sum / len(fit), "value_loss": value_sum / len(fit),
                         "held_out_agreement": float((chosen == y[held]).float().mean()) if len(held) else float("nan")})
     return history

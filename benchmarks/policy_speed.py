@@ -1,0 +1,77 @@
+"""Decisions per CPU second of a game's scripted agents, beside the game's own stepping.
+
+    python benchmarks/policy_speed.py illimat_v0 --config '{"harvest_features": true}'
+    python benchmarks/policy_speed.py dominion_v0 --policies heuristic bmu --games 128 --steps 40
+
+The scripted agents are the bottleneck of training where they play the opponents and label the
+learner's decisions (Illimat, Dominion, Split the Hoard). The games are played by the first
+policy in every seat (`card_envs.vector.VectorGames`, ``--games`` at a time, ``--steps`` steps)
+and their observations and masks recorded, timing the stepping (the reference: the engine's
+rate, measured in the same run); then each policy answers every recorded decision in the same
+batches, from a fresh instance (empty caches), ``--rounds`` times, the best round kept. CPU
+seconds of this process: the figure for one core, robust to other work on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+import card_envs
+from agents import make_policy, opponent_names
+from card_envs.vector import VectorGames
+
+clock = time.process_time
+
+
+def record(game, policy_name: str, games: int, steps: int, seed: int) -> tuple[list, float]:
+    """The decisions of `steps` steps of `games` games, and the CPU seconds spent stepping."""
+    vector, policy, rng = VectorGames(game, games, seed=seed), make_policy(policy_name, game), np.random.default_rng(seed)
+    batches, stepping = [], 0.0
+    for _ in range(steps):
+        start = clock()
+        observations, masks, _ = vector.observe()
+        stepping += clock() - start
+        masks = masks.astype(np.int8)
+        batches.append((observations.copy(), masks))
+        actions = policy.act_batch(observations, masks, rng)
+        start = clock()
+        vector.step(actions)
+        stepping += clock() - start
+    return batches, stepping
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("env_id", choices=card_envs.list_envs())
+    parser.add_argument("--config", type=json.loads, default={}, help="game config as JSON")
+    parser.add_argument("--policies", nargs="+", help="policies to time (default: every scripted one; "
+                                                      "the first also plays the recorded games)")
+    parser.add_argument("--games", type=int, default=256, help="games stepped together (default 256)")
+    parser.add_argument("--steps", type=int, default=40, help="steps recorded (default 40)")
+    parser.add_argument("--rounds", type=int, default=3, help="timings per policy, the best kept (default 3)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    game = card_envs.make_game(args.env_id, **args.config)
+    scripted = [name for name in opponent_names(game) if name != "random"]
+    names = args.policies or sorted(scripted, key=lambda name: name != "heuristic")  # the scripted agent plays
+    batches, stepping = record(game, names[0], args.games, args.steps, args.seed)
+    decisions = sum(len(masks) for _, masks in batches)
+    print(f"{args.env_id} {args.config}: {decisions:,} decisions of {names[0]}'s games")
+    print(f"  {'engine (observe + step)':<24} {decisions / stepping:>10,.0f} decisions/s")
+    for name in names:
+        best = float("inf")
+        for _ in range(args.rounds):
+            policy, rng = make_policy(name, game), np.random.default_rng(args.seed)
+            start = clock()
+            for observations, masks in batches:
+                policy.act_batch(observations, masks, rng)
+            best = min(best, clock() - start)
+        print(f"  {name:<24} {decisions / best:>10,.0f} decisions/s  ({best / stepping:.2f}x the engine's time)")
+
+
+if __name__ == "__main__":
+    main()
