@@ -41,9 +41,11 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "piles_v0": {**HOUR, "hidden": (256, 256), "opponent_share": 0.75, "opponents": ("heuristic", "random")},
     # Cloned first (train/pretrain.py): the scripted agent's own 4,000 games fitted before PPO, with
     # the observation's harvest pieces and the card actions scored by entity heads (one network
-    # shared by all 65 cards, agents.neural.EntityScorer): 16.6 minutes of the hour and about 10 GB
-    # while fitted, 0.889 agreement on held-out decisions, and the hour's run ended at 0.337 against
-    # the agent (10.4M steps). Without entity heads the same clone agreed in 0.875 (10.3 minutes)
+    # shared by all 65 cards, agents.neural.EntityScorer): 16.6 minutes of the hour, 0.889 agreement
+    # on held-out decisions, and the hour's run ended at 0.337 against the agent (10.4M steps).
+    # Rerun with the faster scripted agent and the fit on both cores (12.2 minutes of cloning), it
+    # took 12.7M steps and ended at 0.340 on the same deals: its curve is flat from about 9M steps
+    # (0.335), so more steps are not what it lacks. Without entity heads the same clone agreed in 0.875 (10.3 minutes)
     # and the run ended at 0.248 (15.7M steps); with 2,000 games, 0.854 and 0.220. Kickstarting
     # alone taught far less (56-60% agreement after 2.5M steps, no win against the agent).
     # Then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not
