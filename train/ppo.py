@@ -146,7 +146,8 @@ class Args:
                                         "where the CPU has native bf16, AVX512-BF16 or AMX, and 6x slower where it "
                                         "does not) or 'auto' (bfloat16 where the CPU has native bf16, else float32); "
                                         "weights, optimizer and losses stay float32; evaluation is always float32")
-    threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow)")
+    threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow); cloning "
+                          "(--pretrain-games) fits on every core, nothing else running then")
     compile: bool = arg(False, "compile the learner's PPO loss with torch.compile: each update 5-15%% faster, after "
                                "5-30 s of compiling at the start (cached on disk for later runs); it needs a C++ "
                                "compiler, and without one the run says so and goes on uncompiled")
