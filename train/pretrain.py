@@ -53,6 +53,13 @@ class Demonstrations:
     def __len__(self) -> int:
         return len(self.actions)
 
+    @classmethod
+    def empty(cls, rows: int, observation_size: int, num_actions: int, critic_size: int | None) -> "Demonstrations":
+        """Uninitialised arrays for `rows` decisions (np.empty: pages are committed as written)."""
+        return cls(np.empty((rows, observation_size), np.float32), np.empty((rows, num_actions), bool),
+                   np.empty(rows, np.int64), np.empty(rows, np.float32),
+                   None if critic_size is None else np.empty((rows, critic_size), np.float32))
+
 
 def never() -> bool:
     return False
@@ -123,12 +130,8 @@ class Recorder:
         """Record one step's decisions (one per game); the first one's row (game i's is that + i)."""
         at = self.rows % self.chunk_rows
         if at == 0:
-            observation_size, num_actions, critic_size = self.sizes
-            n = self.chunk_rows
-            self.chunks.append(Demonstrations(np.empty((n, observation_size), np.float32), np.empty((n, num_actions), bool),
-                                              np.empty(n, np.int64), np.empty(n, np.float32),
-                                              None if critic_size is None else np.empty((n, critic_size), np.float32)))
-            self.kept.append(np.zeros(n, bool))
+            self.chunks.append(Demonstrations.empty(self.chunk_rows, *self.sizes))
+            self.kept.append(np.zeros(self.chunk_rows, bool))
         chunk, rows = self.chunks[-1], slice(at, at + self.step_rows)
         chunk.observations[rows], chunk.masks[rows], chunk.actions[rows] = observations, masks, actions
         if full is not None:
@@ -146,18 +149,14 @@ class Recorder:
     def demonstrations(self) -> Demonstrations:
         """The kept rows in one set of arrays, each chunk freed as soon as it is copied (np.empty's
         pages are only committed as they are written: the peak stays near one copy)."""
-        observation_size, num_actions, critic_size = self.sizes
-        total = int(sum(kept.sum() for kept in self.kept))
-        out = Demonstrations(np.empty((total, observation_size), np.float32), np.empty((total, num_actions), bool),
-                             np.empty(total, np.int64), np.empty(total, np.float32),
-                             None if critic_size is None else np.empty((total, critic_size), np.float32))
+        out = Demonstrations.empty(int(sum(kept.sum() for kept in self.kept)), *self.sizes)
         start = 0
         while self.chunks:
             chunk, kept = self.chunks.pop(0), self.kept.pop(0)
             end = start + int(kept.sum())
             out.observations[start:end], out.masks[start:end] = chunk.observations[kept], chunk.masks[kept]
             out.actions[start:end], out.returns[start:end] = chunk.actions[kept], chunk.returns[kept]
-            if critic_size is not None:
+            if out.critic_inputs is not None:
                 out.critic_inputs[start:end] = chunk.critic_inputs[kept]
             start = end
         return out
@@ -217,9 +216,12 @@ def _fit(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf
             loss.backward()
             optimizer.step()
             policy_sum += policy_loss.item() * len(batch)
-        with torch.no_grad():  # in parts: entity heads hold [rows, entities, width] at once
-            chosen = torch.cat([(network.heads(x[part])[0] + offsets[part]).argmax(1)
-                                for part in held.split(HELD_OUT_BATCH)]) if len(held) else y[held]
+        agreement = float("nan")
+        if len(held):
+            with torch.no_grad():  # in parts: entity heads hold [rows, entities, width] at once
+                chosen = torch.cat([(network.heads(x[part])[0] + offsets[part]).argmax(1)
+                                    for part in held.split(HELD_OUT_BATCH)])
+            agreement = float((chosen == y[held]).float().mean())
         history.append({"imitation": policy_sum / len(fit), "value_loss": value_sum / len(fit),
-                        "held_out_agreement": float((chosen == y[held]).float().mean()) if len(held) else float("nan")})
+                        "held_out_agreement": agreement})
     return history

@@ -359,5 +359,4 @@ def heaviest_groups(target: int, codes: tuple[int, ...], weights: tuple[float, .
         by_bit = [[g for g in groups if g >> b & 1] for b in range(n + bool(active))]
     if not (by_bit[n] if active else any(by_bit)):
         return 0.0, 0
-    gain, mask = heaviest_packing(by_bit, list(weights), 1 << n if active else 0, n + bool(active))
-    return gain, mask
+    return heaviest_packing(by_bit, list(weights), 1 << n if active else 0, n + bool(active))
