@@ -3,6 +3,7 @@
     python -m train                                  # three_piles_v0 with its default config
     python -m train three_piles_v0 --total-steps 2000000 --seed 3
     python -m train three_piles_v0 --run-name mine --resume   # continue a killed run
+    python -m train illimat_v0 --init-from agents/checkpoints/illimat_v0.pt   # fine-tune a checkpoint
     tensorboard --logdir runs
 
 How it works (in the spirit of CleanRL's single-file PPO):
@@ -128,6 +129,9 @@ class Args:
                                  "itself and the network is fitted to its choices, the value head to the results "
                                  "(train/pretrain.py; the time counts toward --max-minutes; 0: none)")
     pretrain_epochs: int = arg(10, "passes over the teacher's decisions when cloning (--pretrain-games)")
+    init_from: str = arg("", "start from the weights of this checkpoint (a run's, or a shipped weights-only one, e.g. "
+                             "agents/checkpoints/illimat_v0.pt) instead of a fresh network, with a fresh optimizer: "
+                             "fine-tuning; the network's shape must match, and cloning (--pretrain-games) is skipped")
     snapshot_every: int = arg(25, "updates between frozen snapshots added to the pool")
     pool_size: int = arg(4, "frozen snapshots kept in the pool (oldest dropped)")
     eval_every: int = arg(500_000, "steps between evaluations (0: only at the end)")
@@ -181,6 +185,8 @@ class Args:
                                  f"{', '.join(batch.ENGINES)} (use --engine reference)")
         if self.pretrain_games and not self.teacher:
             raise ValueError("--pretrain-games clones the teacher's games: it needs --teacher (e.g. --teacher heuristic)")
+        if self.init_from:
+            load_checkpoint(self.init_from, self.env_id)  # a missing file or another game's fails here
         if self.actors < 0 or (self.actors > 1 and self.num_games % self.actors):
             raise ValueError(f"--actors must be 0 or a divisor of --num-games ({self.num_games}), got {self.actors}")
         if not self.hidden or min(self.hidden) < 1:
@@ -340,6 +346,8 @@ class Trainer:
         self.last_eval: dict[str, float] = {}
         if checkpoint is not None:
             self._restore(checkpoint)
+        elif args.init_from:
+            self._load_weights(load_checkpoint(args.init_from, args.env_id), args.init_from)
         self.run_dir = Path(args.runs_dir) / args.run_name
         self.last_checkpoint = self.run_dir / "checkpoints" / "latest.pt" if checkpoint is not None else None
         self.actor = None
@@ -441,15 +449,21 @@ class Trainer:
         self.last_checkpoint = path
         return path
 
-    def _restore(self, checkpoint: dict[str, Any]) -> None:
+    def _load_weights(self, checkpoint: dict[str, Any], where: Any = "checkpoint") -> None:
+        """The checkpoint's weights into this run's network, refused (ValueError) where its shape differs."""
         expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden), self.network.critic_size,
                     self.args.entity_heads)
         found = (checkpoint["observation_size"], checkpoint["num_actions"], list(checkpoint["hidden"]),
                  checkpoint.get("critic_size"), bool(checkpoint.get("entity_heads")))
         if found != expected:
-            raise ValueError(f"checkpoint network (obs, actions, hidden, critic, entity heads) = {found}, "
-                             f"this run needs {expected}")
+            raise ValueError(f"{where} network (obs, actions, hidden, critic, entity heads) = {found}, "
+                             f"this run needs {expected} (its game config {checkpoint['game_config']}, this "
+                             f"run's {self.game.config}: match them with --env-config, --hidden, --critic, "
+                             "--entity-heads)")
         self.network.load_state_dict(network_from_checkpoint(checkpoint).state_dict())
+
+    def _restore(self, checkpoint: dict[str, Any]) -> None:
+        self._load_weights(checkpoint)
         self.optimizer.load_state_dict(checkpoint["optimizer"])
         self.step, self.update = checkpoint["step"], checkpoint["update"]
         self.trained_seconds = checkpoint.get("trained_seconds", 0.0)  # older checkpoints: the clock restarts
@@ -477,7 +491,7 @@ class Trainer:
                   f"held-out agreement {history[-1]['held_out_agreement']:.3f}")
 
     def train(self, writer=None) -> dict[str, float]:
-        if self.args.pretrain_games and self.update == 0:
+        if self.args.pretrain_games and self.update == 0 and not self.args.init_from:
             self.pretrain(writer)
         self._follow_schedules()  # a run resumed after its teaching ended must not start labelling
         self.start_actor()
