@@ -449,7 +449,7 @@ class Trainer:
         self.last_checkpoint = path
         return path
 
-    def _load_weights(self, checkpoint: dict[str, Any], where: Any = "checkpoint") -> None:
+    def _load_weights(self, checkpoint: dict[str, Any], where: str = "checkpoint") -> None:
         """The checkpoint's weights into this run's network, refused (ValueError) where its shape differs."""
         expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden), self.network.critic_size,
                     self.args.entity_heads)
