@@ -53,6 +53,10 @@ def test_a_resumed_fine_tuning_run_keeps_its_own_weights(tmp_path):
     trainer = Trainer(tiny_args(tmp_path, run_name="fine", init_from=str(path)), load_checkpoint(
         tmp_path / "fine" / "checkpoints" / "latest.pt"))
     assert same_weights(trainer.network, tuned)
+    path.unlink()  # the file it started from is not needed to go on
+    resumed = ["--run-name", "fine", "--runs-dir", str(tmp_path), "--resume", "--total-steps", "512", "--no-progress"]
+    assert main(resumed) == 0
+    assert load_checkpoint(tmp_path / "fine" / "checkpoints" / "latest.pt")["step"] == 512
 
 
 @pytest.mark.parametrize("argv, message", [

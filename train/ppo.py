@@ -185,8 +185,6 @@ class Args:
                                  f"{', '.join(batch.ENGINES)} (use --engine reference)")
         if self.pretrain_games and not self.teacher:
             raise ValueError("--pretrain-games clones the teacher's games: it needs --teacher (e.g. --teacher heuristic)")
-        if self.init_from:
-            load_checkpoint(self.init_from, self.env_id)  # a missing file or another game's fails here
         if self.actors < 0 or (self.actors > 1 and self.num_games % self.actors):
             raise ValueError(f"--actors must be 0 or a divisor of --num-games ({self.num_games}), got {self.actors}")
         if not self.hidden or min(self.hidden) < 1:
@@ -346,7 +344,7 @@ class Trainer:
         self.last_eval: dict[str, float] = {}
         if checkpoint is not None:
             self._restore(checkpoint)
-        elif args.init_from:
+        elif args.init_from:  # a new run only: a resume has its own weights, and needs this file no more
             self._load_weights(load_checkpoint(args.init_from, args.env_id), args.init_from)
         self.run_dir = Path(args.runs_dir) / args.run_name
         self.last_checkpoint = self.run_dir / "checkpoints" / "latest.pt" if checkpoint is not None else None
