@@ -50,14 +50,10 @@ from card_envs.games.illimat.rules import (
     STOCKPILE, SUIT, SUMMER, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, IllimatGame,
     summer_for)
 from card_envs.games.illimat.groups import groups_totalling, heaviest_groups, heaviest_packing
+from card_envs.games.illimat.play_features import card_weight as weight  # a card's worth in one's harvest pile
 
 MAX_HARVEST = 14  # a single card's harvest value at most (a Fool as 14)
 PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves many turns' decisions
-
-
-def weight(card: int) -> float:
-    """What a card is worth in one's own harvest pile."""
-    return 1.0 + 0.6 * (SUIT[card] == SUMMER) - 0.8 * (SUIT[card] == WINTER) + 1.5 * IS_FOOL[card]
 
 
 class IllimatHeuristic(Policy):

@@ -1,14 +1,17 @@
-"""Can a network learn the Illimat scripted agent's choices, with and without ``harvest_features``?
+"""Can a network learn the Illimat scripted agent's choices, with and without the optional pieces?
 
     python benchmarks/illimat_imitation.py                      # 250 games, 8 epochs (~10 min on 2 cores)
     python benchmarks/illimat_imitation.py --games 50 --epochs 3
 
 Offline imitation, without RL in the way: the scripted agent plays both seats of ``--games``
 seeded games; every decision with more than one legal answer is kept (the observation with the
-harvest pieces, the mask, the agent's answer). The first 80% of the decisions train an MLP of the
-trainer's default shape (256, 256) by masked cross-entropy, once on the default observation (the
-pieces cut off) and once on the whole one; after each epoch it prints the agreement on the last
-20% overall, at the ``turn`` decision (the card to play) and at the ``field`` decision.
+harvest and play pieces, the mask, the agent's answer). The first 80% of the decisions train a
+network of the trainer's default shape (256, 256) by masked cross-entropy: an MLP on the default
+observation (the pieces cut off) and on the one with ``harvest_features``, then the trainer's
+network with entity heads (`agents.neural.ActorCritic`) on the one with ``harvest_features`` and on
+the whole one (``play_features`` too, whose field actions are entities as well). After each epoch
+it prints the agreement on the last 20% overall, at the ``turn`` decision (the card to play) and
+at the ``field`` decision.
 """
 
 from __future__ import annotations
@@ -26,13 +29,14 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.illimat import IllimatHeuristic  # noqa: E402
+from agents.neural import ActorCritic, entity_arrays  # noqa: E402
 from card_envs.games.illimat.rules import NUM_ACTIONS, IllimatGame  # noqa: E402
 
 TURN, FIELD = 0, 1  # decision indices (the env's docs list them in order)
 
 
 def collect(games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    game = IllimatGame(harvest_features=True)
+    game = IllimatGame(harvest_features=True, play_features=True)
     teacher, rng = IllimatHeuristic(game), np.random.default_rng(seed)
     decision = game.observation_layout.slices["decision"]
     rows: list[tuple] = []
@@ -49,12 +53,17 @@ def collect(games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 
 def imitate(name: str, x: torch.Tensor, masks: torch.Tensor, y: torch.Tensor, decisions: np.ndarray,
-            epochs: int) -> None:
+            epochs: int, entities_of: IllimatGame | None = None) -> None:
+    """Fits an MLP, or with `entities_of` the trainer's network with that game's entity heads."""
     torch.manual_seed(0)
     split = int(len(y) * 0.8)
-    net = nn.Sequential(nn.Linear(x.shape[1], 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(),
-                        nn.Linear(256, NUM_ACTIONS))
-    optimizer = torch.optim.Adam(net.parameters(), lr=1e-3)
+    if entities_of is None:
+        model = net = nn.Sequential(nn.Linear(x.shape[1], 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(),
+                                    nn.Linear(256, NUM_ACTIONS))
+    else:
+        model = ActorCritic(x.shape[1], NUM_ACTIONS, (256, 256), entities=entity_arrays(entities_of))
+        net = lambda inputs: model.heads(inputs)[0]  # noqa: E731
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     held_out = decisions[split:]
     for epoch in range(epochs):
         for batch in torch.randperm(split).split(256):
@@ -65,7 +74,7 @@ def imitate(name: str, x: torch.Tensor, masks: torch.Tensor, y: torch.Tensor, de
             optimizer.step()
         with torch.no_grad():
             agree = (net(x[split:]).masked_fill(~masks[split:], -1e9).argmax(1) == y[split:]).numpy()
-        print(f"{name:17s} epoch {epoch}: held-out agreement {agree.mean():.3f}, "
+        print(f"{name:18s} epoch {epoch}: held-out agreement {agree.mean():.3f}, "
               f"turn {agree[held_out == TURN].mean():.3f}, field {agree[held_out == FIELD].mean():.3f}")
 
 
@@ -79,10 +88,13 @@ def main() -> None:
     start = time.perf_counter()
     obs, masks, actions, decisions = collect(args.games, args.seed)
     print(f"{len(actions)} decisions in {time.perf_counter() - start:.0f} s")
-    plain = IllimatGame().observation_layout.size
+    harvest = IllimatGame(harvest_features=True)
+    plain, with_harvest = IllimatGame().observation_layout.size, harvest.observation_layout.size
     x, m, y = torch.from_numpy(obs), torch.from_numpy(masks), torch.from_numpy(actions)
     imitate("plain", x[:, :plain], m, y, decisions, args.epochs)
-    imitate("harvest_features", x, m, y, decisions, args.epochs)
+    imitate("harvest_features", x[:, :with_harvest], m, y, decisions, args.epochs)
+    imitate("harvest, entities", x[:, :with_harvest], m, y, decisions, args.epochs, harvest)
+    imitate("+ play, entities", x, m, y, decisions, args.epochs, IllimatGame(harvest_features=True, play_features=True))
 
 
 if __name__ == "__main__":

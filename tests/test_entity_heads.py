@@ -29,10 +29,11 @@ def test_action_entities_gather_each_entitys_entries_piece_by_piece():
         ActionEntities(0, ("c",), np.eye(3, dtype=np.float32)).index(layout)
 
 
-@pytest.mark.parametrize("config", [{}, {"harvest_features": True, "num_players": 3}])
+@pytest.mark.parametrize("config", [{}, {"harvest_features": True, "num_players": 3},
+                                    {"harvest_features": True, "play_features": True}])
 def test_illimat_card_entities_read_each_cards_own_entries(config):
     game = card_envs.make_game("illimat_v0", **config)
-    (cards,) = game.action_entities
+    cards = game.action_entities[0]
     assert cards.first_action == CARD0 and cards.count == NUM_CARDS
     observations, _, _ = VectorGames(game, 4, seed=0).observe()
     gathered = observations[:, cards.index(game.observation_layout)]  # [B, 65, F]
@@ -91,13 +92,14 @@ def test_stacked_snapshots_with_entity_heads_run_each_networks_own_forward():
 
 
 def test_a_run_with_entity_heads_checkpoints_loads_and_resumes(tmp_path):
-    args = tiny_args(tmp_path, env_id="illimat_v0", env_config={"harvest_features": True}, entity_heads=True,
-                     total_steps=256, opponent_share=0.0)
+    # play_features: the field actions are a second run of entities, with their own scorer
+    args = tiny_args(tmp_path, env_id="illimat_v0", env_config={"harvest_features": True, "play_features": True},
+                     entity_heads=True, total_steps=256, opponent_share=0.0)
     trainer = start(args, set())
     trainer.train()
     path = Path(tmp_path) / "t" / "checkpoints" / "latest.pt"
     checkpoint = load_checkpoint(path)
-    assert checkpoint["entity_heads"] is True and "entity_scorers.0.index" in checkpoint["model"]
+    assert checkpoint["entity_heads"] is True and "entity_scorers.1.index" in checkpoint["model"]
     assert_checkpoint_acts_as_the_trainer(path, trainer)
     resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True, total_steps=512, progress=False),
                     {"total_steps"})

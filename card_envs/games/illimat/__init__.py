@@ -192,12 +192,29 @@ of its choices at 2.2M steps (0.56 at 2.5M without them), made its turn decision
 0.001 of 2,000 games against it (1.000 against random): they did not unlock the card choice in
 PPO. Offline they help: an MLP imitating the scripted agent on 52k of its decisions agrees with
 0.79 of them on held-out decisions (the card 0.64, the field 0.80) against 0.72 (0.52, 0.71)
-without them (`benchmarks/illimat_imitation.py`). The trained default (``python -m train
-illimat_v0``) uses them, with entity heads for the card actions (``--entity-heads``, under
-Actions): fitted first to 4,000 of the scripted agent's games (``--pretrain-games``), then PPO
-against it with its labels until half the hour, it wins 0.337 of 2,000 games against it and
-every game against random; its checkpoint (`agents/checkpoints/illimat_v0.pt`) plays only
-with ``harvest_features=True``.
+without them (`benchmarks/illimat_imitation.py`). The trained default before the play pieces (below) used them, with
+entity heads for the card actions: fitted first to 4,000 of the scripted agent's games, then PPO
+against it with its labels until half the hour, it won 0.337 of 2,000 games against it.
+
+With ``play_features=True`` two more pieces end the observation (after the harvest pieces where
+present), 2,904 entries: what each main play of each of the observer's hand cards would do,
+computed only from the public board, his own hand and the cards unseen by him
+(`card_envs/games/illimat/play_features.py` tables the rows). `plays` (11, 4, 65), per row, field
+and card: the best harvest's cards / 8, its Summer cards / 4, Winter cards / 4 and Fools / 2,
+whether it empties the field and whether emptying it there wins an okus, claims a face-up
+Luminary or reveals a face-down one; the best stockpile's cards / 8 and the share of the unseen
+cards that would harvest its value; whether the card may be sown there ("best" by a card's worth
+at the scoring: 1, +0.6 Summer, -0.8 Winter, +1.5 a Fool). `move_plays` (11, 4): those rows for
+the pending move's card, per field, when it is the observer's. The field actions (65..68) are
+then entities too (``game.action_entities[1]``, each reading its `move_plays` column), so entity
+heads score a field from what the chosen card would do there. Cloning the scripted agent offline
+(250 of its games, a (256, 256) network with entity heads, 8 passes,
+`benchmarks/illimat_imitation.py`), the held-out agreement rose from 0.828 (the card 0.760, the
+field 0.780) with the harvest pieces to 0.915 (0.854, 0.940) with these too. The trained default
+(``python -m train illimat_v0``) uses both: fitted first to 3,000 of the scripted agent's games
+(0.962 held-out agreement), then PPO against it, it wins 0.459 of 2,000 games against it and
+every game against random; its checkpoint (`agents/checkpoints/illimat_v0.pt`) plays only with
+``harvest_features=True, play_features=True``.
 
 Everything on the board is public: loose cards, stockpiles (their cards, value and kind; cards of
 two stockpiles of equal value and kind in one field are told apart only by their key cards),
@@ -240,6 +257,7 @@ at most 5 claim decisions.
 | ``harmonic_convergence`` | False | True: the Harmonic Convergence (resolution 13) |
 | ``full_harvest`` | False | True: the "Full Harvest" (resolution 15, UNCONFIRMED) |
 | ``harvest_features`` | False | True: four observation pieces of what each harvest takes (see Observation); the rules do not change |
+| ``play_features`` | False | True: two observation pieces of what each hand card's harvest, stockpile or sow would do in each field, and the field actions as entities (see Observation); the rules do not change |
 
 Adapter arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``auto_forced``,
 ``render_seat``): see `card_envs.aec.CardGameEnv`.
@@ -379,6 +397,8 @@ The numbers are those of the rules file's section 12.
   and ``full_harvest`` arguments (off by default, both in ``game.config``); snapshot format 2
   (``converged``, ``move.full_harvest``; format 1 is still read).
   Later, same id and default observation: the optional ``harvest_features`` argument (observation
+  pieces only, in ``game.config``).
+  Later, same id and default observation: the optional ``play_features`` argument (observation
   pieces only, in ``game.config``).
 """
 
