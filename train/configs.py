@@ -39,25 +39,20 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # past snapshots) the other team in three games in four. Random is in the pool: trained against
     # the scripted agent alone, a 12-minute run beat random in only 76% of games.
     "piles_v0": {**HOUR, "hidden": (256, 256), "opponent_share": 0.75, "opponents": ("heuristic", "random")},
-    # Cloned first (train/pretrain.py): the scripted agent's own 4,000 games fitted before PPO, with
-    # the observation's harvest pieces and the card actions scored by entity heads (one network
-    # shared by all 65 cards, agents.neural.EntityScorer): 16.6 minutes of the hour, 0.889 agreement
-    # on held-out decisions, and the hour's run ended at 0.337 against the agent (10.4M steps).
-    # Rerun with the faster scripted agent and the fit on both cores (12.2 minutes of cloning), it
-    # took 12.7M steps and ended at 0.340 on the same deals: its curve is flat from about 9M steps
-    # (0.335), so more steps are not what it lacks. Without entity heads the same clone agreed in 0.875 (10.3 minutes)
-    # and the run ended at 0.248 (15.7M steps); with 2,000 games, 0.854 and 0.220. Kickstarting
-    # alone taught far less (56-60% agreement after 2.5M steps, no win against the agent).
-    # Then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not
-    # to unlearn the clone, the agent labelling the learner's own decisions until half of the hour
-    # (kickstarting after the clone, as DAgger does: the clone errs most where the agent's games
-    # never went): with the 2,000-game clone, without the labels the run ended at 0.152 against the
-    # agent, with them at 0.203 (12.2M steps, one actor process), and at 0.220 with two actor
-    # processes (19.8M steps: the agent's search in the games and in the labels, not the learner,
-    # is the bottleneck).
-    # Evaluate with --config '{"harvest_features": true}'.
-    "illimat_v0": {**HOUR, "env_config": {"harvest_features": True}, "hidden": (256, 256), "entity_heads": True,
-                   "teacher": "heuristic", "teacher_coef": 1.0, "teacher_until": 0.5, "pretrain_games": 4000,
+    # Cloned first (train/pretrain.py): the scripted agent's own 3,000 games fitted before PPO (636k
+    # decisions, 14.3 minutes of the hour, 0.962 agreement on held-out ones), on an observation
+    # with the harvest and play pieces (what each hand card's harvest, stockpile or sow would do in
+    # each field) and the card and field actions scored by entity heads (agents.neural.EntityScorer);
+    # then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not
+    # to unlearn the clone, without its labels: the hour's run ended at 0.459 against it (7.7M
+    # steps). 3,000 games, not 4,000: their observations (5,016 floats each) take 12.8 GB.
+    # Before the play pieces (harvest pieces only, 4,000 games, 0.889 agreement, the agent's labels
+    # until half of the hour) the hour ended at 0.337 and 0.340, flat from about 9M steps whatever
+    # the learning rate, GAE horizon or teacher (docs/training_illimat_v0/probes.md); without
+    # entity heads at 0.248; kickstarting alone taught far less (no win against the agent).
+    # Evaluate with --config '{"harvest_features": true, "play_features": true}'.
+    "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True}, "hidden": (256, 256),
+                   "entity_heads": True, "teacher": "heuristic", "teacher_coef": 0.0, "pretrain_games": 3000,
                    "pretrain_epochs": 8, "opponent_share": 1.0, "opponents": ("heuristic",), "pool_size": 0,
                    "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2},
     # Cloned first, as Illimat (2,000 of the scripted agent's games), then PPO with a quarter of

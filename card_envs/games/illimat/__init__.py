@@ -207,10 +207,14 @@ cards that would harvest its value; whether the card may be sown there ("best" b
 at the scoring: 1, +0.6 Summer, -0.8 Winter, +1.5 a Fool). `move_plays` (11, 4): those rows for
 the pending move's card, per field, when it is the observer's. The field actions (65..68) are
 then entities too (``game.action_entities[1]``, each reading its `move_plays` column), so entity
-heads score a field from what the chosen card would do there. Cloning the scripted agent offline
+heads score a field from what the chosen card would do there. They cost searches of every
+hand card's harvests and stockpiles whenever the board or the hand changes: random play runs about
+4x slower than with the harvest pieces alone (raw engine, one core: 5.0k against 19.4k decisions/s,
+72k with neither; `python3 benchmarks/throughput.py illimat_v0 --config ...`), and the default's
+training 3.2k steps/s against 4.7-5.1k. Cloning the scripted agent offline
 (250 of its games, a (256, 256) network with entity heads, 8 passes,
-`benchmarks/illimat_imitation.py`), the held-out agreement rose from 0.828 (the card 0.760, the
-field 0.780) with the harvest pieces to 0.915 (0.854, 0.940) with these too. The trained default
+`benchmarks/illimat_imitation.py`), the held-out agreement rose from 0.827 (the card 0.752, the
+field 0.787) with the harvest pieces to 0.908 (0.835, 0.945) with these too. The trained default
 (``python -m train illimat_v0``) uses both: fitted first to 3,000 of the scripted agent's games
 (0.962 held-out agreement), then PPO against it, it wins 0.459 of 2,000 games against it and
 every game against random; its checkpoint (`agents/checkpoints/illimat_v0.pt`) plays only with

@@ -2,8 +2,8 @@
 
 Choosing a card means weighing, for each field, what harvesting, stockpiling or sowing it there
 would do: subset sums, the cards' suits, what an emptied field gives. A network reads that badly
-from one-hots (cloning the scripted agent, it picked the agent's card in 0.76 of held-out turns
-with `harvest_features` alone, 0.86 with these rows). These pieces hand it the facts, computed only
+from one-hots (cloning the scripted agent, it picked the agent's card in 0.75 of held-out turns
+with `harvest_features` alone, 0.84 with these rows). These pieces hand it the facts, computed only
 from what the observer sees (the public board, his own hand, the cards unseen by him), so they
 reveal nothing new:
 
