@@ -25,6 +25,9 @@ def plays(state, seat: int = 0) -> np.ndarray:
     return GAME.observation_layout.views(state.observation(seat))["plays"] * SCALE[:, None, None]
 
 
+HARVEST = ("harvest_cards", "harvest_summer", "harvest_winter", "harvest_fools")
+
+
 def row(p: np.ndarray, f: int, name: str) -> dict[str, float]:
     """Every row of card `name` in field f, by row name."""
     return {r: float(round(p[ROW[r], f, card(name)], 6)) for r in PLAY_ROWS}
@@ -37,11 +40,11 @@ def test_the_rulebook_five_takes_every_card_clears_the_field_and_wins_an_okus():
     p = plays(state)
     # 5 = 5 = 2 + 3 = Fool(1) + 4: all five cards, one Summer (4S), one Winter (2W), one Fool (AP)
     five = row(p, 0, "5S")
-    assert (five["harvest_cards"], five["harvest_summer"], five["harvest_winter"], five["harvest_fools"]) == (5, 1, 1, 1)
+    assert tuple(five[r] for r in HARVEST) == (5, 1, 1, 1)
     assert five["harvest_clears"] == five["clear_okus"] == 1 and five["clear_luminary"] == five["clear_reveal"] == 0
     # 9: one group at most (the five total 15); the heaviest is 5 + 3 + Fool(1) (the Fool's point)
     nine = row(p, 0, "9P")
-    assert (nine["harvest_cards"], nine["harvest_summer"], nine["harvest_winter"], nine["harvest_fools"]) == (3, 0, 0, 1)
+    assert tuple(nine[r] for r in HARVEST) == (3, 0, 0, 1)
     assert nine["harvest_clears"] == 0
     # Stockpiling the 5 for 9 (a 9 in hand): 5S + 4S and 5P + 3A + Fool(1), every card but the 2W.
     # Two 9s of the 52 cards are unseen (9S, 9W) among 52 - 4 in hand - 5 on the board = 43.
@@ -94,7 +97,8 @@ def test_only_the_observers_own_hand_is_described():
 
 
 def test_move_plays_describe_the_chosen_card_to_its_player_only():
-    state = position(GAME, hands=[["5S", "9P", "9A", "9W"], ["5A", "2P"]], fields=[{"loose": ["5P"]}, {"loose": ["4A"]}])
+    state = position(GAME, hands=[["5S", "9P", "9A", "9W"], ["5A", "2P"]],
+                     fields=[{"loose": ["5P"]}, {"loose": ["4A"]}])
     assert not GAME.observation_layout.views(state.observation(0))["move_plays"].any()  # no card chosen yet
     mine = plays(state, 0)
     state.apply(CARD0 + card("5S"))

@@ -264,11 +264,12 @@ def test_a_resumed_runs_log_drops_what_the_killed_run_logged_after_its_checkpoin
 
 
 def test_env_config_is_merged_into_the_games_default():
-    """Illimat's recipe needs its harvest features: asking for 3 players keeps them; a key given wins."""
+    """Illimat's recipe needs its harvest and play features: asking for 3 players keeps them; a key
+    given wins."""
     from train.ppo import parse_args
 
     assert parse_args(["illimat_v0", "--env-config", '{"num_players": 3}'])[0].env_config == {
-        "harvest_features": True, "num_players": 3}
+        "harvest_features": True, "play_features": True, "num_players": 3}
     assert parse_args(["illimat_v0", "--env-config", '{"harvest_features": false}'])[0].env_config == {
-        "harvest_features": False}
+        "harvest_features": False, "play_features": True}
     assert parse_args(["three_piles_v0", "--env-config", '{"num_players": 3}'])[0].env_config == {"num_players": 3}

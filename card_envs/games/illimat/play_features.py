@@ -80,9 +80,9 @@ def _facts(cards) -> tuple[int, int, int, int]:
 @lru_cache(maxsize=1 << 14)
 def best_harvests(items: tuple[tuple[int, tuple[int, ...]], ...], reachable: int) -> tuple:
     """For a field given as (code, cards) per item (`groups` codes): per value v = 0..14, None or
-    (weight, facts, clears, items taken as a bitmask) of the heaviest harvest of value v. `reachable`: bit v set when some
-    item or group makes v (the engine's field sums): only those are searched. Cached: a field
-    changes only when a turn plays into it."""
+    (weight, facts, clears, items taken as a bitmask) of the heaviest harvest of value v.
+    `reachable`: bit v set when some item or group makes v (the engine's field sums): only those
+    are searched. Cached: a field changes only when a turn plays into it."""
     codes = tuple(code for code, _ in items)
     weights = tuple(sum(CARD_WEIGHT[x] for x in cards) for _, cards in items)
     table: list = [None] * (MAX_VALUE + 1)
