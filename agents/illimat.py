@@ -37,7 +37,6 @@ So it stops sowing the card that completes a sum for him or leaving a field he c
 from __future__ import annotations
 
 from collections import OrderedDict
-from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -49,8 +48,9 @@ from card_envs.games.illimat.rules import (
     PAIR_VALUES, PARTNER, PASSIVE_VALUE, RAKE_CARD, RAKE_SOW, RANK, RING, SEASON, SEASON0, SOW, SPRING, STARS,
     STOCKPILE, SUIT, SUMMER, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, IllimatGame,
     summer_for)
-from card_envs.games.illimat.groups import groups_totalling, heaviest_groups, heaviest_packing
+from card_envs.games.illimat.groups import heaviest_groups
 from card_envs.games.illimat.play_features import card_weight as weight  # a card's worth in one's harvest pile
+from card_envs.games.illimat.threat_features import harvest_table
 
 MAX_HARVEST = 14  # a single card's harvest value at most (a Fool as 14)
 PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves many turns' decisions
@@ -244,22 +244,6 @@ class IllimatHeuristic(Policy):
                     return k
             return DONE
         return -1
-
-
-@lru_cache(maxsize=1 << 16)
-def harvest_table(items: tuple[tuple[int, float], ...]) -> tuple[tuple[float, bool], ...]:
-    """Per value v = 0..14 (index v), for a field given as (code, weight) per item: the weight of
-    the heaviest harvest of value v and whether it empties the field ((0, False) where none).
-    Bounded searches (smaller than the main plays': this runs for every play's board), cached."""
-    codes, weights, n = tuple(code for code, _ in items), [w for _, w in items], len(items)
-    table = [(0.0, False)] * (MAX_HARVEST + 1)
-    for v in range(1, MAX_HARVEST + 1):
-        by_bit = groups_totalling(v, codes, 0, budget=400) if n else []
-        if any(by_bit):
-            gain, mask = heaviest_packing(by_bit, weights, 0, n, budget=600)
-            if mask:
-                table[v] = (gain, mask == (1 << n) - 1)
-    return tuple(table)
 
 
 def expected_best(gains: list[float], hand_size: int) -> float:

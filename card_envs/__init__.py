@@ -24,7 +24,8 @@ register(EnvSpec("illimat_v0", "card_envs.games.illimat:IllimatGame", gym_id="ca
                  test_configs=({}, {"num_players": 3, "rounds": 2}, {"num_players": 4, "rounds": 2},
                                {"luminaries": False}, {"rounds": 1}, {"harmonic_convergence": True, "rounds": 1},
                                {"full_harvest": True, "rounds": 1},
-                               {"harvest_features": True, "play_features": True, "harmonic_convergence": True,
+                               {"harvest_features": True, "play_features": True, "threat_features": True,
+                                "harmonic_convergence": True,
                                 "rounds": 1})))
 register(EnvSpec("split_the_hoard_v0", "card_envs.games.split_the_hoard:SplitTheHoardGame",
                  gym_id="card_envs/SplitTheHoard-v0",

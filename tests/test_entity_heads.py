@@ -30,7 +30,8 @@ def test_action_entities_gather_each_entitys_entries_piece_by_piece():
 
 
 @pytest.mark.parametrize("config", [{}, {"harvest_features": True, "num_players": 3},
-                                    {"harvest_features": True, "play_features": True}])
+                                    {"harvest_features": True, "play_features": True},
+                                    {"harvest_features": True, "play_features": True, "threat_features": True}])
 def test_illimat_card_entities_read_each_cards_own_entries(config):
     game = card_envs.make_game("illimat_v0", **config)
     cards = game.action_entities[0]
@@ -93,7 +94,8 @@ def test_stacked_snapshots_with_entity_heads_run_each_networks_own_forward():
 
 def test_a_run_with_entity_heads_checkpoints_loads_and_resumes(tmp_path):
     # play_features: the field actions are a second run of entities, with their own scorer
-    args = tiny_args(tmp_path, env_id="illimat_v0", env_config={"harvest_features": True, "play_features": True},
+    args = tiny_args(tmp_path, env_id="illimat_v0",
+                     env_config={"harvest_features": True, "play_features": True, "threat_features": True},
                      entity_heads=True, total_steps=256, opponent_share=0.0)
     trainer = start(args, set())
     trainer.train()

@@ -46,6 +46,7 @@ from card_envs.games.illimat.groups import heaviest_groups
 NUM_FIELDS, NUM_CARDS, MAX_VALUE = 4, 65, 14
 SPRING, SUMMER, AUTUMN, WINTER = range(4)  # as in the rules: a suit's season is its index
 IS_FOOL = tuple(RANK[c] == 1 for c in range(NUM_CARDS))
+VALUE_BITS = (1 << (MAX_VALUE + 1)) - 1  # the values a single card harvests: 0..14
 
 PLAY_ROWS = ("harvest_cards", "harvest_summer", "harvest_winter", "harvest_fools", "harvest_clears", "clear_okus",
              "clear_luminary", "clear_reveal", "stockpile_cards", "stockpile_risk", "sow")
@@ -80,7 +81,7 @@ def _facts(cards) -> tuple[int, int, int, int]:
 @lru_cache(maxsize=1 << 14)
 def best_harvests(items: tuple[tuple[int, tuple[int, ...]], ...], reachable: int) -> tuple:
     """For a field given as (code, cards) per item (`groups` codes): per value v = 0..14, None or
-    (weight, facts, clears) of the heaviest harvest of value v.
+    (weight, facts, clears, mask of the items taken) of the heaviest harvest of value v.
     `reachable`: bit v set when some item or group makes v (the engine's field sums): only those
     are searched. Cached: a field changes only when a turn plays into it."""
     codes = tuple(code for code, _ in items)
@@ -91,24 +92,24 @@ def best_harvests(items: tuple[tuple[int, tuple[int, ...]], ...], reachable: int
             gain, mask = heaviest_groups(v, codes, weights, 0)
             if mask:
                 taken = [x for i, (_, cards) in enumerate(items) if mask >> i & 1 for x in cards]
-                table[v] = (gain, _facts(taken), mask == (1 << len(items)) - 1)
+                table[v] = (gain, _facts(taken), mask == (1 << len(items)) - 1, mask)
     return tuple(table)
 
 
 @lru_cache(maxsize=1 << 14)
 def best_stockpile(items: tuple[tuple[int, tuple[int, ...]], ...], values: tuple[int, ...], card: int,
-                   active: int) -> tuple[int, int]:
-    """(cards, value T) of the heaviest stockpile `card` (active value `active`) makes with the
-    field's items for some T in `values`; (0, 0) where none."""
+                   active: int) -> tuple[int, int, int]:
+    """(cards, value T, mask of the field's items taken) of the heaviest stockpile `card` (active
+    value `active`) makes with the field's items for some T in `values`; (0, 0, 0) where none."""
     codes = tuple(code for code, _ in items)
     weights = tuple(sum(CARD_WEIGHT[x] for x in cards) for _, cards in items) + (CARD_WEIGHT[card],)
     active_bit = 1 << len(items)
-    best = (0.0, 0, 0)
+    best = (0.0, 0, 0, 0)
     for T in values:
         gain, mask = heaviest_groups(T, codes, weights, active)
         if mask & ~active_bit and gain > best[0]:
             cards = 1 + sum(len(items[i][1]) for i in range(len(items)) if mask >> i & 1)
-            best = (gain, cards, T)
+            best = (gain, cards, T, mask & ~active_bit)
     return best[1:]
 
 
@@ -139,20 +140,20 @@ def _field_plays(state, f: int, hand: list[int], out: np.ndarray, unseen_cards: 
         return
     sums, multiples = state._field_sums(f)
     if state._harvest_allowed(f):
-        table = best_harvests(items, sums | multiples)
+        table = best_harvests(items, (sums | multiples) & VALUE_BITS)  # the bits it reads: shares its cache
         luminary = state.lum[f] != rules.NO_LUMINARY
         lum_up, lum_down = luminary and state.lum_up[f], luminary and not state.lum_up[f]
         for c in hand:
             options = [table[v] for v in rules.HARVEST_VALUES[c] if table[v] is not None]
             if options:
-                _, facts, clears = max(options, key=lambda option: option[0])
+                _, facts, clears, _ = max(options, key=lambda option: option[0])
                 out[:4, c] = facts
                 out[ROW["harvest_clears"]:ROW["clear_reveal"] + 1, c] = (
                     clears, clears and state.okus_left > 0, clears and lum_up, clears and lum_down)
     if season != SPRING:
         for c in hand:
             values = tuple(sorted({rules.PASSIVE_VALUE[d] for d in hand if d != c}))
-            cards, T = best_stockpile(items, values, c, rules.ACTIVE_VALUE[c])
+            cards, T, _ = best_stockpile(items, values, c, rules.ACTIVE_VALUE[c])
             if cards:
                 out[ROW["stockpile_cards"], c] = cards
                 stealers = sum(T in rules.HARVEST_VALUES[x] for x in unseen_cards)

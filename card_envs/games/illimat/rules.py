@@ -30,6 +30,7 @@ from card_envs.core.snapshot import show
 from card_envs.games.illimat.groups import MULTIPLE_CODE, NUM_KINDS, coverable, one_group_totals
 from card_envs.games.illimat.harvest_features import HARVEST_PIECES, harvest_features
 from card_envs.games.illimat.play_features import PLAY_PIECES, play_features
+from card_envs.games.illimat.threat_features import THREAT_PIECES, threat_features
 
 # ----- cards, seasons, Luminaries -------------------------------------------------------------
 NUM_CARDS = 65  # 5 suits x 13; the Stars (suit 4) are out of play in 1st-edition 2-3 player games
@@ -185,7 +186,8 @@ def state_layout(n: int, convergence: bool = False) -> Layout:
     ] + ([CONVERGED_PIECE] if convergence else []))
 
 
-def observation_layout(n: int, convergence: bool = False, harvest: bool = False, plays: bool = False) -> Layout:
+def observation_layout(n: int, convergence: bool = False, harvest: bool = False, plays: bool = False,
+                       threats: bool = False) -> Layout:
     """What one seat sees; seats are relative (0 = the observer, 1 = next to play, ...)."""
     return Layout([
         Piece("hand", (NUM_CARDS,), "1 where the card is in the observer's hand"),
@@ -206,7 +208,7 @@ def observation_layout(n: int, convergence: bool = False, harvest: bool = False,
         Piece("to_move", (n,), "1 at the seat to decide (relative seats)"),
         *MOVE_PIECES,
     ] + ([CONVERGED_PIECE] if convergence else []) + (list(HARVEST_PIECES) if harvest else [])
-        + (list(PLAY_PIECES) if plays else []))
+        + (list(PLAY_PIECES) if plays else []) + (list(THREAT_PIECES) if threats else []))
 
 
 _SHARED = ("loose", "stockpiled", "single_key", "multiple_key", "seasons", "luminary_up", "luminary_down",
@@ -237,20 +239,22 @@ CARD_PIECES = ("hand", "known_hands", "loose", "stockpiled", "single_key", "mult
                "move_items")
 
 
-def action_entities(harvest_features: bool, play_features: bool) -> tuple[ActionEntities, ...]:
+def action_entities(harvest_features: bool, play_features: bool, threat_features: bool = False
+                    ) -> tuple[ActionEntities, ...]:
     """The card actions (card c is action CARD0 + c) as entities: each card's entries of every
     piece with a card axis, and its rank (1..13) and suit one-hot as constant features. With
-    `play_features` the field actions too: each field's ``move_plays`` column (what the pending
-    move's card does there), and the field's one-hot."""
+    `play_features` or `threat_features` the field actions too: each field's ``move_plays`` and
+    ``move_threats`` columns (what the pending move's card does there), and the field's one-hot."""
     identity = np.zeros((NUM_CARDS, 13 + len(SUITS)), dtype=np.float32)
     identity[np.arange(NUM_CARDS), np.array(RANK) - 1] = 1
     identity[np.arange(NUM_CARDS), 13 + np.array(SUIT)] = 1
     pieces = CARD_PIECES + (("hand_harvest", "hand_clears") if harvest_features else ()) + (
-        ("plays",) if play_features else ())
+        ("plays",) if play_features else ()) + (("threats",) if threat_features else ())
     cards = ActionEntities(CARD0, pieces, identity)
-    if not play_features:
+    field_pieces = (("move_plays",) if play_features else ()) + (("move_threats",) if threat_features else ())
+    if not field_pieces:
         return (cards,)
-    return cards, ActionEntities(FIELD0, ("move_plays",), np.eye(NUM_FIELDS, dtype=np.float32))
+    return cards, ActionEntities(FIELD0, field_pieces, np.eye(NUM_FIELDS, dtype=np.float32))
 
 
 # ----- the game -------------------------------------------------------------------------------
@@ -262,12 +266,13 @@ class IllimatGame(Game):
     def __init__(self, num_players: int = 2, luminaries: bool = True, stars_always: bool = False,
                  target_score: int = 17, rounds: int = 20, reward: str = "win",
                  harmonic_convergence: bool = False, full_harvest: bool = False, harvest_features: bool = False,
-                 play_features: bool = False):
+                 play_features: bool = False, threat_features: bool = False):
         if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
             raise ValueError(f"num_players={num_players!r} is not supported; use 2 (default), 3 or 4")
         for arg, value in (("luminaries", luminaries), ("stars_always", stars_always),
                            ("harmonic_convergence", harmonic_convergence), ("full_harvest", full_harvest),
-                           ("harvest_features", harvest_features), ("play_features", play_features)):
+                           ("harvest_features", harvest_features), ("play_features", play_features),
+                           ("threat_features", threat_features)):
             if not isinstance(value, bool):
                 raise ValueError(f"{arg}={value!r} must be True or False")
         if not isinstance(target_score, int) or isinstance(target_score, bool) or not 1 <= target_score <= 100:
@@ -281,12 +286,14 @@ class IllimatGame(Game):
         self.harmonic_convergence, self.full_harvest = harmonic_convergence, full_harvest
         self.harvest_features = harvest_features  # observation only: the rules do not change
         self.play_features = play_features  # observation only too
+        self.threat_features = threat_features  # observation only too
         self.sum_mask = WIDE_SUM_MASK if full_harvest else SUM_MASK
         self.deck_cards = NUM_CARDS if (stars_always or n == 4) else 52
         self.num_actions = NUM_ACTIONS
         self.state_layout = state_layout(n, harmonic_convergence)
-        self.observation_layout = observation_layout(n, harmonic_convergence, harvest_features, play_features)
-        self.action_entities = action_entities(harvest_features, play_features)
+        self.observation_layout = observation_layout(n, harmonic_convergence, harvest_features, play_features,
+                                                     threat_features)
+        self.action_entities = action_entities(harvest_features, play_features, threat_features)
         # Decisions per round: at most 14 per turn plus one per item picked, at most (deck - 12)
         # turns, at most 2 * deck items picked, at most 5 claim decisions (package docstring).
         d = self.deck_cards
@@ -309,7 +316,8 @@ class IllimatGame(Game):
                 "stars_always": self.stars_always, "target_score": self.target_score,
                 "rounds": self.rounds, "reward": self.reward,
                 "harmonic_convergence": self.harmonic_convergence, "full_harvest": self.full_harvest,
-                "harvest_features": self.harvest_features, "play_features": self.play_features}
+                "harvest_features": self.harvest_features, "play_features": self.play_features,
+                "threat_features": self.threat_features}
 
     def new_state(self, rng: np.random.Generator) -> "IllimatState":
         state = IllimatState(self)
@@ -441,6 +449,8 @@ class IllimatState(State):
             parts.append(harvest_features(self, player, HARVEST_VALUES))
         if self.game.play_features:
             parts.append(play_features(self, player, obs[self.game.observation_layout.slices["unseen"]]))
+        if self.game.threat_features:
+            parts.append(threat_features(self, player, obs[self.game.observation_layout.slices["unseen"]]))
         return np.concatenate(parts) if len(parts) > 1 else obs
 
     def state_tensor(self) -> np.ndarray:
