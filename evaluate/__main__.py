@@ -38,16 +38,11 @@ from agents import baseline_names, named_bots_text, opponent_names
 from evaluate.exploit import train_exploiter
 from evaluate.players import Player, expand_all
 from evaluate.report import build_report, check_writable, markdown, write_all
-from evaluate.runner import SEATINGS, distinct_rotations, play_pairings, seating_pattern
+from evaluate.runner import SEATINGS, available_cores, distinct_rotations, play_pairings, seating_pattern
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
     pass
-
-
-def available_cores() -> int:
-    """Cores this process may run on (its affinity mask where the OS has one)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def build_parser() -> argparse.ArgumentParser:

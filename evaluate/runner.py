@@ -49,6 +49,11 @@ from evaluate.players import Player
 SEATINGS = ("field", "alternate")
 
 
+def available_cores() -> int:
+    """Cores this process may run on (its affinity mask where the OS has one)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def seating_pattern(game: Game, seating: str = "field") -> list[int]:
     """For every seat, 0 (player A) or 1 (player B): A holds seat 0's team and B every other
     seat ("field"), or the teams in order of appearance alternate A, B ("alternate")."""

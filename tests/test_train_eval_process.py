@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from tests.test_train import tiny_args
-from train.evaluating import NICENESS, EvalProcess, evaluate_policy
+from train.evaluating import FINAL_CHUNK, NICENESS, EvalProcess, evaluate_checkpoint, evaluate_policy
 from train.ppo import Trainer
 
 
@@ -70,10 +70,8 @@ def test_training_logs_periodic_evaluations_at_their_steps(tmp_path, eval_proces
     final = 16 * 16 * 6
     assert steps[-1] == final and all(step % (16 * 16) == 0 for step in steps)
     assert steps == sorted(steps) and len(steps) >= 2, steps
-    if eval_process:  # the learner itself plays only the final evaluation
-        assert calls == [args.final_eval_deals]
-    else:
-        assert calls == [args.eval_deals] * 3 + [args.final_eval_deals]
+    # the final evaluation plays the saved checkpoint (`evaluate_checkpoint`), not the live network
+    assert calls == ([] if eval_process else [args.eval_deals] * 3)
     assert trainer.evaluator is None  # stopped with training
     assert trainer.baseline_results is not None and "elo" in trainer.last_eval
 
@@ -126,3 +124,18 @@ def test_a_stop_inside_a_c_callback_still_stops_the_evaluator_quietly(fixed):
                          capture_output=True, text=True, timeout=60)
     stopped_quietly = run.returncode == 0 and "still running" not in run.stdout and "Traceback" not in run.stderr
     assert stopped_quietly == fixed, (run.returncode, run.stdout, run.stderr)
+
+
+def test_the_final_evaluation_of_a_checkpoint_does_not_depend_on_the_workers(tmp_path):
+    """The end of a run evaluates its saved checkpoint with `python -m evaluate`'s runner, in one
+    process per core: the same numbers from 1 or 2 processes, the same measures as the periodic
+    evaluations."""
+    trainer = Trainer(tiny_args(tmp_path))
+    path = str(trainer.save())
+    deals = FINAL_CHUNK + 10  # two chunks per pairing
+    one, baselines = evaluate_checkpoint("three_piles_v0", trainer.game.config, path, deals, None, workers=1)
+    two, same = evaluate_checkpoint("three_piles_v0", trainer.game.config, path, deals, None, workers=2)
+    assert one == two and baselines == same and list(baselines) == [("random", "heuristic")]
+    periodic, _ = evaluate_policy(trainer.game, trainer.network, 4, baselines)
+    assert one.keys() == periodic.keys()
+    assert sum(baselines[("random", "heuristic")]) == 2 * deals  # 2 seatings per deal

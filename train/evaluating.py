@@ -9,6 +9,10 @@ back. Periodic evaluation used to pause the learner (15-20% of throughput on 3 P
 Illimat, whose scripted agent is slow); at niceness 10 the evaluator mostly takes the cycles the
 learner and the actor leave idle. Only one evaluation is in flight: one that falls due meanwhile
 is played when the evaluator is free, with the weights of that moment.
+
+`evaluate_checkpoint` measures the same for the run's saved final checkpoint, in one process per
+core (``python -m evaluate``'s runner): once training ends nothing else needs the cores, and the
+final evaluation is the longest (on Illimat, 17 minutes in one process).
 """
 
 from __future__ import annotations
@@ -23,16 +27,19 @@ import numpy as np
 import torch
 import torch.multiprocessing as mp
 
+import card_envs
 from agents import make_policy, policy_names
 from agents.match import rotated_match, wilson_interval, win_draw_loss
 from agents.neural import ActorCritic, NeuralPolicy
 from evaluate.ratings import bradley_terry
-from evaluate.runner import distinct_rotations, seating_pattern
+from evaluate.players import Player
+from evaluate.runner import distinct_rotations, play_pairings, seating_pattern
 from train.acting import make_network, start_ignoring_stop_signals
 
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
 
 NICENESS = 10  # the evaluator yields the CPU to the learner and the actor
+FINAL_CHUNK = 50  # deals per task of the final evaluation
 STOP = signal.SIGUSR1  # the learner's own stop signal (SIGTERM may come to the whole group)
 
 
@@ -42,24 +49,48 @@ def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Re
     (in every seat of its team) against each baseline, and its Elo; also the baselines' own
     match (played when not given, once per run: it does not change)."""
     me = NeuralPolicy(network, greedy=True)
-    results, scores = {}, {}
-    for name in policy_names(game):
-        rewards = team_match(game, me, make_policy(name, game), deals, seed=10_000)
-        wins, draws, losses = win_draw_loss(rewards)
-        low, high = wilson_interval(wins, len(rewards))
-        results.update({f"win_rate_vs_{name}": wins / len(rewards), f"draw_rate_vs_{name}": draws / len(rewards),
-                        f"win_rate_vs_{name}_ci_low": low, f"win_rate_vs_{name}_ci_high": high,
-                        f"mean_reward_vs_{name}": float(rewards.mean())})
-        scores[name] = (wins, draws, losses)
+    rewards = {name: team_match(game, me, make_policy(name, game), deals, seed=10_000) for name in policy_names(game)}
     if baseline_results is None:
-        names = list(scores)
+        names = list(rewards)
         baseline_results = {
             (first, second): win_draw_loss(team_match(game, make_policy(first, game), make_policy(second, game),
                                                       deals, seed=20_000))
             for i, first in enumerate(names) for second in names[i + 1:]}
+    return summarize(rewards, baseline_results), baseline_results
+
+
+def evaluate_checkpoint(env_id: str, config: dict, checkpoint: str, deals: int, baseline_results: Results | None,
+                        workers: int, progress: bool = False) -> tuple[dict[str, float], Results]:
+    """`evaluate_policy` for a saved checkpoint, played by ``python -m evaluate``'s runner in
+    ``workers`` processes (the end of a run: nothing else needs the cores then; on Illimat one
+    process took 17 minutes). Deals are chunked by `FINAL_CHUNK`, so the results do not depend
+    on ``workers``."""
+    names = policy_names(card_envs.make_game(env_id, **config))
+    pairs = [(Player("policy", checkpoint), Player(name, name)) for name in names]
+    if baseline_results is None:
+        pairs += [(Player(first, first), Player(second, second))
+                  for i, first in enumerate(names) for second in names[i + 1:]]
+    played = play_pairings(env_id, config, pairs, deals, seed=10_000, workers=workers, chunk_deals=FINAL_CHUNK,
+                           progress=progress)
+    rewards = {result.b.label: result.reward_a for result in played[:len(names)]}
+    if baseline_results is None:
+        baseline_results = {(r.a.label, r.b.label): win_draw_loss(r.reward_a) for r in played[len(names):]}
+    return summarize(rewards, baseline_results), baseline_results
+
+
+def summarize(rewards: dict[str, np.ndarray], baseline_results: Results) -> dict[str, float]:
+    """Per baseline, from the policy's rewards against it: its win, draw and mean reward rates, the
+    win rate's Wilson 95% interval; and the policy's Elo among the baselines."""
+    results, scores = {}, {}
+    for name, reward in rewards.items():
+        wins, draws, losses = scores[name] = win_draw_loss(reward)
+        low, high = wilson_interval(wins, len(reward))
+        results.update({f"win_rate_vs_{name}": wins / len(reward), f"draw_rate_vs_{name}": draws / len(reward),
+                        f"win_rate_vs_{name}_ci_low": low, f"win_rate_vs_{name}_ci_high": high,
+                        f"mean_reward_vs_{name}": float(reward.mean())})
     elo = elo_ratings({("policy", name): wdl for name, wdl in scores.items()} | baseline_results)
     results.update({"elo": elo["policy"][0], "elo_ci_low": elo["policy"][1], "elo_ci_high": elo["policy"][2]})
-    return results, baseline_results
+    return results
 
 
 def games_per_deal(game) -> int:

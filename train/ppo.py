@@ -28,7 +28,8 @@ How it works (in the spirit of CleanRL's single-file PPO):
   and its Bradley-Terry rating against those baselines (``eval/elo``, random anchored at 0).
   These evaluations run beside training in a low-priority process (`train.evaluating`), logged
   at the step whose weights they played; ``--no-eval-process`` plays them in the learner, which
-  pauses meanwhile. The final evaluation always runs in the learner, once the actor has stopped.
+  pauses meanwhile. The final evaluation plays the saved checkpoint once the actor has stopped,
+  with ``python -m evaluate``'s runner in one process per core (`evaluating.evaluate_checkpoint`).
 - Two processes by default (``--actors 1``, `train.acting`): an actor plays rollout k+1 with
   the weights after update k-1 while this learner trains on rollout k, so both cores work; the
   one-update lag is absorbed by PPO's importance ratio. ``--actors 0`` plays in this process.
@@ -72,6 +73,7 @@ import card_envs
 from agents import make_policy, named_bots_text, opponent_names, policy_names
 from agents.neural import load_checkpoint, network_from_checkpoint, save_checkpoint
 from evaluate.report import check_writable
+from evaluate.runner import available_cores
 from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_actor, make_network,
                           resolve_compute_dtype, torch_dtype)
 from train.configs import DEFAULTS
@@ -79,7 +81,7 @@ from train.loss import compiled, minibatch_loss
 from train.policy_terms import mask_offsets
 from train.pretrain import clone, play_teacher
 from train.evaluating import (  # noqa: F401 - elo_ratings: public here too
-    EvalProcess, elo_ratings, evaluate_policy, games_per_deal)
+    FINAL_CHUNK, EvalProcess, elo_ratings, evaluate_checkpoint, evaluate_policy, games_per_deal)
 
 
 def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyword
@@ -574,7 +576,7 @@ class Trainer:
         if self.evaluator is not None:  # log the evaluation in flight, then stop the evaluator
             self._log_finished(writer, self.evaluator.poll(wait=True))
             self.stop_evaluator()
-        self._log_eval(writer, args.final_eval_deals)
+        self._final_eval(writer)
         self.save()
         bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
         bar.close()
@@ -631,6 +633,16 @@ class Trainer:
         for step, results, baselines in finished:
             self.baseline_results = baselines  # the final evaluation's Elo reuses their match
             self._write_eval(writer, results, step)
+
+    def _final_eval(self, writer) -> None:
+        """`evaluate` of the saved checkpoint over ``final_eval_deals``, in one process per core
+        when it is longer than a chunk (a pool takes seconds to start)."""
+        deals = self.args.final_eval_deals
+        workers = available_cores() if deals > FINAL_CHUNK else 1
+        results, self.baseline_results = evaluate_checkpoint(
+            self.args.env_id, self.game.config, str(self.last_checkpoint), deals, self.baseline_results, workers,
+            progress=self.args.progress)
+        self._write_eval(writer, results, self.step)
 
     def _log_eval(self, writer, deals: int | None = None) -> None:
         self._write_eval(writer, self.evaluate(deals or self.args.eval_deals), self.step)

@@ -19,7 +19,6 @@ AEC games' batched engines and our network.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import torch
 from tqdm import tqdm
 
 from agents.neural import ActorCritic
+from evaluate.runner import available_cores
 from card_envs.vector import VectorGames
 from train.acting import critic_inputs, critic_size
 from train.policy_terms import mask_offsets
@@ -179,8 +179,7 @@ def all_cores():
     """Torch on every core this process may use, then back to its thread count: nothing else
     runs while cloning (the actors start after it), and the fit is about 2x faster on 2 cores."""
     before = torch.get_num_threads()
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # macOS: no affinity
-    torch.set_num_threads(max(before, cores))
+    torch.set_num_threads(max(before, available_cores()))
     try:
         yield
     finally:
