@@ -1,15 +1,18 @@
-"""Can a network learn the Illimat scripted agent's choices, with and without the optional pieces?
+"""Can a network learn an Illimat scripted agent's choices, with and without the optional pieces?
 
     python benchmarks/illimat_imitation.py                      # 250 games, 8 epochs (~10 min on 2 cores)
     python benchmarks/illimat_imitation.py --games 50 --epochs 3
+    python benchmarks/illimat_imitation.py --teacher lookahead  # the bot the trained default clones
 
-Offline imitation, without RL in the way: the scripted agent plays both seats of ``--games``
-seeded games; every decision with more than one legal answer is kept (the observation with the
-harvest and play pieces, the mask, the agent's answer). The first 80% of the decisions train a
+Offline imitation, without RL in the way: the teacher (``heuristic``, the scripted agent, or
+``lookahead``) plays both seats of ``--games`` seeded games; every decision with more than one
+legal answer is kept (the observation with the harvest, play and threat pieces, the mask, the
+teacher's answer). The first 80% of the decisions train a
 network of the trainer's default shape (256, 256) by masked cross-entropy: an MLP on the default
 observation (the pieces cut off) and on the one with ``harvest_features``, then the trainer's
 network with entity heads (`agents.neural.ActorCritic`) on the one with ``harvest_features`` and on
-the whole one (``play_features`` too, whose field actions are entities as well). After each epoch
+with ``play_features`` too (whose field actions are entities as well), and on the whole one
+(``threat_features`` too). After each epoch
 it prints the agreement on the last 20% overall, at the ``turn`` decision (the card to play) and
 at the ``field`` decision.
 """
@@ -28,19 +31,23 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.illimat import IllimatHeuristic  # noqa: E402
+from agents.illimat import IllimatHeuristic, IllimatLookahead  # noqa: E402
 from agents.neural import ActorCritic, entity_arrays  # noqa: E402
 from card_envs.games.illimat.rules import NUM_ACTIONS, IllimatGame  # noqa: E402
 
 TURN, FIELD = 0, 1  # decision indices (the env's docs list them in order)
 
 
-def collect(games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    game = IllimatGame(harvest_features=True, play_features=True)
-    teacher, rng = IllimatHeuristic(game), np.random.default_rng(seed)
+TEACHERS = {"heuristic": IllimatHeuristic, "lookahead": IllimatLookahead}
+ALL_PIECES = {"harvest_features": True, "play_features": True, "threat_features": True}
+
+
+def collect(games: int, seed: int, teacher_name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    game = IllimatGame(**ALL_PIECES)
+    teacher, rng = TEACHERS[teacher_name](game), np.random.default_rng(seed)
     decision = game.observation_layout.slices["decision"]
     rows: list[tuple] = []
-    for _ in tqdm(range(games), desc="scripted games", unit="game"):
+    for _ in tqdm(range(games), desc=f"{teacher_name} games", unit="game"):
         state = game.new_state(rng)
         while not state.is_terminal():
             obs, mask = state.observation(state.current_player), state.legal_mask()
@@ -83,10 +90,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=250, help="scripted games to collect (default 250)")
     parser.add_argument("--epochs", type=int, default=8, help="passes over the training decisions (default 8)")
     parser.add_argument("--seed", type=int, default=0, help="seeds the deals (default 0)")
+    parser.add_argument("--teacher", choices=sorted(TEACHERS), default="heuristic", help="whose choices (default heuristic)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     start = time.perf_counter()
-    obs, masks, actions, decisions = collect(args.games, args.seed)
+    obs, masks, actions, decisions = collect(args.games, args.seed, args.teacher)
     print(f"{len(actions)} decisions in {time.perf_counter() - start:.0f} s")
     harvest = IllimatGame(harvest_features=True)
     plain, with_harvest = IllimatGame().observation_layout.size, harvest.observation_layout.size
@@ -94,7 +102,9 @@ def main() -> None:
     imitate("plain", x[:, :plain], m, y, decisions, args.epochs)
     imitate("harvest_features", x[:, :with_harvest], m, y, decisions, args.epochs)
     imitate("harvest, entities", x[:, :with_harvest], m, y, decisions, args.epochs, harvest)
-    imitate("+ play, entities", x, m, y, decisions, args.epochs, IllimatGame(harvest_features=True, play_features=True))
+    plays = IllimatGame(harvest_features=True, play_features=True)
+    imitate("+ play, entities", x[:, :plays.observation_layout.size], m, y, decisions, args.epochs, plays)
+    imitate("+ threat, entities", x, m, y, decisions, args.epochs, IllimatGame(**ALL_PIECES))
 
 
 if __name__ == "__main__":

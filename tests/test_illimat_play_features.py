@@ -152,11 +152,15 @@ def test_each_play_described_exists_exactly_when_the_engine_allows_it(seed):
     assert checked > 300
 
 
-def test_a_crowded_field_is_described_quickly():
-    # 34 loose cards in one field (a young policy that only sows reaches such fields): the search
-    # is bounded, so the cards taken are a lower bound there; emptying it is decided exactly.
+def crowded_field(game: IllimatGame):
+    """34 loose cards in one field: a young policy that only sows reaches such fields."""
     names = [f"{r}{s}" for s in "PSAW" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9"]][:34]
-    state = position(GAME, hands=[["10S", "JS", "QS", "KS"], ["10P"]], fields=[{"loose": names}])
+    return position(game, hands=[["10S", "JS", "QS", "KS"], ["10P"]], fields=[{"loose": names}])
+
+
+def test_a_crowded_field_is_described_quickly():
+    # the search is bounded, so the cards taken are a lower bound there; emptying it is decided exactly
+    state = crowded_field(GAME)
     start = time.perf_counter()
     p = plays(state)
     assert time.perf_counter() - start < 5.0

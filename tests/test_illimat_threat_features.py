@@ -15,6 +15,7 @@ from card_envs.games.illimat.rules import CARD0, FIELD0, HARVEST, NUM_FIELDS, SO
 from card_envs.games.illimat.threat_features import (
     HARVEST_ROW, SCALE, SOW_ROW, STOCKPILE_ROW, THREAT_ROWS, best_of_hand, reachable)
 from tests.test_illimat_harvest_features import card
+from tests.test_illimat_play_features import crowded_field
 from tests.test_illimat_rules import position
 
 GAME = IllimatGame(harvest_features=True, play_features=True, threat_features=True)
@@ -154,8 +155,7 @@ def test_the_sow_and_harvest_rows_are_the_lookahead_bots_threat(seed):
 
 
 def test_a_crowded_field_is_answered_quickly():
-    names = [f"{r}{s}" for s in "PSAW" for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9"]][:34]
-    state = position(GAME, hands=[["10S", "JS", "QS", "KS"], ["10P"]], fields=[{"loose": names}])
+    state = crowded_field(GAME)
     start = time.perf_counter()
     t = threats(state)
     assert time.perf_counter() - start < 5.0

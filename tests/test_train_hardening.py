@@ -269,7 +269,7 @@ def test_env_config_is_merged_into_the_games_default():
     from train.ppo import parse_args
 
     assert parse_args(["illimat_v0", "--env-config", '{"num_players": 3}'])[0].env_config == {
-        "harvest_features": True, "play_features": True, "num_players": 3}
+        "harvest_features": True, "play_features": True, "threat_features": True, "num_players": 3}
     assert parse_args(["illimat_v0", "--env-config", '{"harvest_features": false}'])[0].env_config == {
-        "harvest_features": False, "play_features": True}
+        "harvest_features": False, "play_features": True, "threat_features": True}
     assert parse_args(["three_piles_v0", "--env-config", '{"num_players": 3}'])[0].env_config == {"num_players": 3}

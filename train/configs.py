@@ -39,22 +39,24 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # past snapshots) the other team in three games in four. Random is in the pool: trained against
     # the scripted agent alone, a 12-minute run beat random in only 76% of games.
     "piles_v0": {**HOUR, "hidden": (256, 256), "opponent_share": 0.75, "opponents": ("heuristic", "random")},
-    # Cloned first (train/pretrain.py): the scripted agent's own 3,000 games fitted before PPO (636k
-    # decisions, 14.3 minutes of the hour, 0.962 agreement on held-out ones), on an observation
-    # with the harvest and play pieces (what each hand card's harvest, stockpile or sow would do in
-    # each field) and the card and field actions scored by entity heads (agents.neural.EntityScorer);
+    # Cloned first (train/pretrain.py): the `lookahead` bot's own 2,500 games fitted before PPO
+    # (583k decisions, 22.7 minutes of the hour, 0.934 agreement on held-out ones), on an
+    # observation with the harvest, play and threat pieces (what each hand card's harvest,
+    # stockpile or sow would do in each field, and what each leaves the next player: the bot's own
+    # threat) and the card and field actions scored by entity heads (agents.neural.EntityScorer);
     # then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not
-    # to unlearn the clone, without its labels: the hour's run ended at 0.459 against it (7.7M
-    # steps). 3,000 games, not 4,000: their observations (5,016 floats each) take 12.8 GB.
-    # Before the play pieces (harvest pieces only, 4,000 games, 0.889 agreement, the agent's labels
-    # until half of the hour) the hour ended at 0.337 and 0.340, flat from about 9M steps whatever
-    # the learning rate, GAE horizon or teacher (docs/training_illimat_v0/probes.md); without
-    # entity heads at 0.248; kickstarting alone taught far less (no win against the agent).
-    # Evaluate with --config '{"harvest_features": true, "play_features": true}'.
-    "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True}, "hidden": (256, 256),
-                   "entity_heads": True, "teacher": "heuristic", "teacher_coef": 0.0, "pretrain_games": 3000,
-                   "pretrain_epochs": 8, "opponent_share": 1.0, "opponents": ("heuristic",), "pool_size": 0,
-                   "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2},
+    # to unlearn the clone, without labels: the hour's run ended at 0.530 against it (2.8M steps,
+    # 1.5k steps/s: the threat pieces' searches). 2,500 games: their observations (5,808 floats
+    # each) take 13.6 GB. The final evaluation plays 200 deals (800 games and the baselines' 400),
+    # about 4.5 minutes on 2 cores, so that the command ends within the hour; the 2,000-game
+    # measure is `python -m evaluate` (README). Before the threat pieces (the scripted agent
+    # cloned, 3,000 games, 0.962 agreement) the hour ended at 0.459; before the play pieces at
+    # 0.337 (docs/training_illimat_v0/history.md, probes.md).
+    # Evaluate with --config '{"harvest_features": true, "play_features": true, "threat_features": true}'.
+    "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
+                   "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,
+                   "pretrain_games": 2500, "pretrain_epochs": 8, "opponent_share": 1.0, "opponents": ("heuristic",),
+                   "pool_size": 0, "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2, "final_eval_deals": 200},
     # Cloned first, as Illimat (2,000 of the scripted agent's games), then PPO with a quarter of
     # the games in self-play and the rest against the scripted agent or past snapshots, gently
     # (lr 2e-4, a small entropy bonus). Trained against the scripted agent alone instead, it did
