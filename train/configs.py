@@ -47,8 +47,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not
     # to unlearn the clone, without labels: the hour's run ended at 0.530 against it (2.8M steps,
     # 1.5k steps/s: the threat pieces' searches). 2,500 games: their observations (5,808 floats
-    # each) take 13.6 GB. The final evaluation plays 200 deals (800 games and the baselines' 400),
-    # about 4.5 minutes on 2 cores, so that the command ends within the hour; the 2,000-game
+    # each) take 13.6 GB. The final evaluation plays 150 deals (600 games and the baselines' 300:
+    # about 5 minutes on 2 cores; 200 deals took 6.5), so that the command ends within the hour
+    # (games against random are slow: their crowded fields make the pieces costly); the 2,000-game
     # measure is `python -m evaluate` (README). Before the threat pieces (the scripted agent
     # cloned, 3,000 games, 0.962 agreement) the hour ended at 0.459; before the play pieces at
     # 0.337 (docs/training_illimat_v0/history.md, probes.md).
@@ -56,7 +57,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
                    "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,
                    "pretrain_games": 2500, "pretrain_epochs": 8, "opponent_share": 1.0, "opponents": ("heuristic",),
-                   "pool_size": 0, "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2, "final_eval_deals": 200},
+                   "pool_size": 0, "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2, "final_eval_deals": 150},
     # Cloned first, as Illimat (2,000 of the scripted agent's games), then PPO with a quarter of
     # the games in self-play and the rest against the scripted agent or past snapshots, gently
     # (lr 2e-4, a small entropy bonus). Trained against the scripted agent alone instead, it did
