@@ -50,9 +50,8 @@ from card_envs.games.illimat.rules import (
     summer_for)
 from card_envs.games.illimat.groups import heaviest_groups
 from card_envs.games.illimat.play_features import card_weight as weight  # a card's worth in one's harvest pile
-from card_envs.games.illimat.threat_features import harvest_table
+from card_envs.games.illimat.threat_features import best_of_hand, harvest_table
 
-MAX_HARVEST = 14  # a single card's harvest value at most (a Fool as 14)
 PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves many turns' decisions
 
 
@@ -248,13 +247,9 @@ class IllimatHeuristic(Policy):
 
 def expected_best(gains: list[float], hand_size: int) -> float:
     """The expected largest gain in a hand of `hand_size` cards drawn without replacement from
-    cards worth `gains` (0 when none is positive): the k-th largest is the best exactly when it is
-    drawn and none larger is, with probability C(u - k - 1, h - 1) / C(u, h)."""
-    u, h = len(gains), min(hand_size, len(gains))
-    if h <= 0:
-        return 0.0
-    ordered = sorted(gains, reverse=True)
-    return sum(g * comb(u - k - 1, h - 1) for k, g in enumerate(ordered) if g > 0) / comb(u, h)
+    cards worth `gains` (0 when none is positive; `threat_features.best_of_hand`)."""
+    ordered = np.maximum(sorted(gains, reverse=True), 0.0)
+    return float(ordered @ best_of_hand(len(ordered), hand_size))
 
 
 class IllimatLookahead(IllimatHeuristic):
