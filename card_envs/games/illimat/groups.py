@@ -80,8 +80,9 @@ def _search(target: int, required: Counts, optional: Counts) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
-def _sums(counts: Counts) -> int:
-    """Bitmask of the totals that sub-multisets of `counts` can take (bit t: total t)."""
+def subset_sums(counts: Counts) -> int:
+    """Bitmask of the totals that sub-multisets of `counts` can take (bit t: total t; bit 0, the
+    empty one, always set)."""
     sums = 1
     for value in range(1, NUM_KINDS):
         for _ in range(counts[value]):
@@ -94,7 +95,7 @@ def _sums(counts: Counts) -> int:
 @lru_cache(maxsize=1 << 16)
 def _residues(counts: Counts, target: int) -> int:
     """Bitmask of the remainders modulo `target` of the totals sub-multisets of `counts` take."""
-    sums, low, folded = _sums(counts), (1 << target) - 1, 0
+    sums, low, folded = subset_sums(counts), (1 << target) - 1, 0
     while sums:
         folded |= sums & low
         sums >>= target
@@ -113,7 +114,7 @@ def _plausible(target: int, required: Counts, optional: Counts) -> bool:
     if not any(residues >> (-base % target) & 1 for base in range(fixed, fixed + 13 * required[FOOL_KIND] + 1, 13)):
         return False
     # an item may complete itself here: a weaker, still necessary test
-    reach = _sums(tuple(r + o for r, o in zip(required, optional)))
+    reach = subset_sums(tuple(r + o for r, o in zip(required, optional)))
     if required[FOOL_KIND] and not (reach >> (target - 1) & 1 or target >= 14 and reach >> (target - 14) & 1):
         return False
     return all(reach >> (target - v) & 1 for v in range(1, NUM_KINDS) if required[v])
@@ -126,7 +127,7 @@ def _packs_greedily(target: int, required: Counts, optional: Counts) -> bool:
     rest; on crowded fields it needs long to find the covers this finds at once."""
     fools = required[FOOL_KIND]
     base = [v for v in range(NUM_KINDS - 1, 0, -1) for _ in range(required[v])]
-    extra = _sums(optional)
+    extra = subset_sums(optional)
     for as14 in range(fools + 1 if target >= 14 else 1):
         items = base + [14] * as14 + [1] * (fools - as14)
         total = sum(items)

@@ -96,6 +96,11 @@ def best_harvests(items: tuple[tuple[int, tuple[int, ...]], ...], reachable: int
     return tuple(table)
 
 
+def heaviest_harvest(table: tuple, values) -> tuple | None:
+    """The heaviest of `best_harvests`' entries for `values` (a card's harvest values), or None."""
+    return max((table[v] for v in values if table[v] is not None), key=lambda option: option[0], default=None)
+
+
 @lru_cache(maxsize=1 << 14)
 def best_stockpile(items: tuple[tuple[int, tuple[int, ...]], ...], values: tuple[int, ...], card: int,
                    active: int) -> tuple[int, int, int]:
@@ -144,9 +149,9 @@ def _field_plays(state, f: int, hand: list[int], out: np.ndarray, unseen_cards: 
         luminary = state.lum[f] != rules.NO_LUMINARY
         lum_up, lum_down = luminary and state.lum_up[f], luminary and not state.lum_up[f]
         for c in hand:
-            options = [table[v] for v in rules.HARVEST_VALUES[c] if table[v] is not None]
-            if options:
-                _, facts, clears, _ = max(options, key=lambda option: option[0])
+            best = heaviest_harvest(table, rules.HARVEST_VALUES[c])
+            if best is not None:
+                _, facts, clears, _ = best
                 out[:4, c] = facts
                 out[ROW["harvest_clears"]:ROW["clear_reveal"] + 1, c] = (
                     clears, clears and state.okus_left > 0, clears and lum_up, clears and lum_down)

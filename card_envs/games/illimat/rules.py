@@ -447,10 +447,11 @@ class IllimatState(State):
         parts = [obs]
         if self.game.harvest_features:
             parts.append(harvest_features(self, player, HARVEST_VALUES))
+        unseen = obs[self.game.observation_layout.slices["unseen"]]
         if self.game.play_features:
-            parts.append(play_features(self, player, obs[self.game.observation_layout.slices["unseen"]]))
+            parts.append(play_features(self, player, unseen))
         if self.game.threat_features:
-            parts.append(threat_features(self, player, obs[self.game.observation_layout.slices["unseen"]]))
+            parts.append(threat_features(self, player, unseen))
         return np.concatenate(parts) if len(parts) > 1 else obs
 
     def state_tensor(self) -> np.ndarray:

@@ -33,16 +33,15 @@ import numpy as np
 
 from card_envs.core.cards import RANK, SUIT
 from card_envs.core.layout import Piece
-from card_envs.games.illimat.groups import MULTIPLE_CODE, groups_totalling, heaviest_packing
+from card_envs.games.illimat.groups import (
+    MULTIPLE_CODE, counts_of, groups_totalling, heaviest_packing, subset_sums)
 from card_envs.games.illimat.play_features import (
     AUTUMN, CARD_WEIGHT, IS_FOOL, MAX_VALUE, NUM_CARDS, NUM_FIELDS, SPRING, SUMMER, VALUE_BITS, WINTER,
-    best_harvests, best_stockpile)
+    best_harvests, best_stockpile, heaviest_harvest)
 
 SOW_ROW, HARVEST_ROW, STOCKPILE_ROW = range(3)
 THREAT_ROWS = ("sow_threat", "harvest_threat", "stockpile_threat")
 SCALE = 8.0  # a harvest's weight / 8, as the play pieces count cards
-STARS = 4  # the fifth suit (its face cards choose a season; this assumes Summer, as the scripted agents do)
-RING = (SUMMER, AUTUMN, WINTER, SPRING)  # as in the rules: field f's season is RING[(f - summer) % 4]
 HIGH = (NUM_CARDS * max(CARD_WEIGHT) + 5) / SCALE  # no harvest outweighs every card and the bonus
 
 THREAT_PIECES = (
@@ -67,16 +66,9 @@ def clear_bonus(okus_left: bool, luminary_up: bool, luminary_down: bool) -> floa
 def reachable(items: tuple) -> int:
     """Bit v set when some of the field's items make the value v (the engine's field sums, up to
     14): sums of loose cards and single stockpiles, and each multiple stockpile's own value."""
-    reach = multiple = 0
-    for code, _ in items:
-        if code >= MULTIPLE_CODE:
-            multiple |= 1 << (code - MULTIPLE_CODE)
-        elif code == 0:  # a loose Fool: 1 or 14
-            reach |= (reach << 1) | (reach << 14) | 0x4002
-        else:
-            reach |= (reach << code) | (1 << code)
-        reach &= VALUE_BITS
-    return (reach | multiple) & VALUE_BITS
+    plain = counts_of(code for code, _ in items if code < MULTIPLE_CODE)
+    multiple = sum({1 << (code - MULTIPLE_CODE) for code, _ in items if code >= MULTIPLE_CODE})
+    return (subset_sums(plain) & ~1 | multiple) & VALUE_BITS
 
 
 @lru_cache(maxsize=1 << 16)
@@ -141,15 +133,16 @@ def threat_features(state, player: int, unseen: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=1024)  # one turn's answer, asked again at each decision of the turn and by each seat
 def _threats(board: tuple, summer: int, hand: tuple, unseen: tuple, bonus: tuple, maiden: bool, queen: bool,
              next_hand: int) -> np.ndarray:
+    from card_envs.games.illimat.rules import FACE, RING, STARS, summer_for
     now = [field_gains(board[f], bonus[f]) for f in range(NUM_FIELDS)]
     seasons = [RING[(f - summer) % 4] for f in range(NUM_FIELDS)]
     plays, gains, open_fields = [], [], []
     for c in hand:
         for f in range(NUM_FIELDS):
             after_seasons = seasons
-            if RANK[c] in (1, 11, 12, 13) and not queen:  # a face card turns the Illimat
-                season = SUMMER if SUIT[c] == STARS else SUIT[c]
-                after_seasons = [RING[(g - f + RING.index(season)) % 4] for g in range(NUM_FIELDS)]
+            if FACE[c] and not queen:  # a face card turns the Illimat (a Stars one: to Summer, as the agents choose)
+                turned = summer_for(f, SUMMER if SUIT[c] == STARS else SUIT[c])
+                after_seasons = [RING[(g - turned) % 4] for g in range(NUM_FIELDS)]
             for row, after in _boards_after(board[f], seasons[f], maiden, hand, c):
                 gains.append([field_gains(after, bonus[f]) if g == f else now[g] for g in range(NUM_FIELDS)])
                 open_fields.append([bool(after if g == f else board[g]) and (after_seasons[g] != WINTER or maiden)
@@ -171,20 +164,19 @@ def _threats(board: tuple, summer: int, hand: tuple, unseen: tuple, bonus: tuple
 def _boards_after(items: tuple, season: int, maiden: bool, hand: tuple, c: int) -> list[tuple[int, tuple]]:
     """(row, the field's items after it) for each play of card c in a field that `play_features`
     describes: the sow, the best harvest, the best stockpile (valued as a single stockpile)."""
+    from card_envs.games.illimat import rules
     out = []
     if season != AUTUMN:
         out.append((SOW_ROW, items + ((0 if IS_FOOL[c] else RANK[c], (c,)),)))
     if not items:
         return out
     if season != WINTER or maiden:
-        table = best_harvests(items, reachable(items))
-        options = [table[v] for v in (FIRST_VALUE[c], LAST_VALUE[c]) if table[v] is not None]
-        if options:
-            mask = max(options, key=lambda option: option[0])[3]
-            out.append((HARVEST_ROW, tuple(item for i, item in enumerate(items) if not mask >> i & 1)))
+        best = heaviest_harvest(best_harvests(items, reachable(items)), rules.HARVEST_VALUES[c])
+        if best is not None:
+            out.append((HARVEST_ROW, tuple(item for i, item in enumerate(items) if not best[3] >> i & 1)))
     if season != SPRING:
-        values = tuple(sorted({MAX_VALUE if IS_FOOL[d] else RANK[d] for d in hand if d != c}))
-        cards, value, mask = best_stockpile(items, values, c, RANK[c])
+        values = tuple(sorted({rules.PASSIVE_VALUE[d] for d in hand if d != c}))
+        cards, value, mask = best_stockpile(items, values, c, rules.ACTIVE_VALUE[c])
         if cards:
             taken = tuple(x for i, (_, xs) in enumerate(items) if mask >> i & 1 for x in xs) + (c,)
             kept = tuple(item for i, item in enumerate(items) if not mask >> i & 1)
