@@ -56,6 +56,22 @@ def test_a_face_card_turns_the_illimat_before_the_next_player_harvests():
     assert t[SOW_ROW, 3, card("KW")] == pytest.approx(((3.5 + 1) + (3.5 + 0.2)) / UNSEEN, rel=1e-5)
 
 
+def test_the_maiden_opens_winter_and_the_forest_queen_keeps_the_illimat_still():
+    # KW sown in field 0 makes it Winter; the face-up Maiden (field 2) still lets the next player
+    # harvest there: 5 takes 5P, 13 takes KW, neither empties the field
+    maiden = position(GAME, hands=[["5S", "9P", "9A", "KW"], ["6P"]],
+                      fields=[{"loose": ["5P"]}, {}, {"luminary": ("Maiden", True)}])
+    expected = (1 + 1) + (1 + 0.2) + (0.2 + 1) + (0.2 + 1.6) + (0.2 + 1)  # 5A, 5W; KP, KS, KA
+    assert threats(maiden)[SOW_ROW, 0, card("KW")] == pytest.approx(expected / UNSEEN, rel=1e-5)
+    # with the Forest Queen face up (in field 0, the Summer field) nothing turns: KW sown in
+    # Spring's field 3 can be taken there (0.2 + 2.5 for emptying it) and 5P in Summer's field 0,
+    # emptying it claims the Queen (1 + 2.5 + 1.5)
+    queen = position(GAME, hands=[["5S", "9P", "9A", "KW"], ["6P"]],
+                     fields=[{"loose": ["5P"], "luminary": ("Forest Queen", True)}])
+    expected = (5 + 1) + (5 + 0.2) + (2.7 + 1) + (2.7 + 1.6) + (2.7 + 1)
+    assert threats(queen)[SOW_ROW, 3, card("KW")] == pytest.approx(expected / UNSEEN, rel=1e-5)
+
+
 def test_a_harvest_that_empties_the_only_field_leaves_nothing():
     t = threats(simple_position())
     assert t[HARVEST_ROW, 0, card("5S")] == 0 and t[SOW_ROW, 0, card("5S")] > 0
