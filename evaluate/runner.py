@@ -180,11 +180,11 @@ _WORKER: _Context | None = None
 def _init_worker(*args) -> None:
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C: the parent stops the pool
-    _exit_with_parent()
+    exit_with_parent()
     _WORKER = _Context(*args)
 
 
-def _exit_with_parent() -> None:
+def exit_with_parent() -> None:
     """End this worker as soon as the process that started it ends. A parent killed outright
     (SIGKILL, or SIGTERM in a program that installs no handler) cannot terminate its pool, whose
     workers would otherwise play their chunks (minutes of ISMCTS games) to nobody. The thread

@@ -14,7 +14,7 @@ from agents import make_policy
 from agents.neural import ActorCritic
 from train.acting import critic_size
 from train.ppo import Trainer, main
-from train.pretrain import Demonstrations, Recorder, clone, discounted_results, play_teacher
+from train.pretrain import TEACHER_CHUNK, Demonstrations, _TeacherGames, Recorder, clone, discounted_results, play_teacher, teacher_games
 from tests.test_train import tiny_args
 
 
@@ -42,6 +42,53 @@ def test_the_same_seed_records_the_same_games(three_piles):
     assert len(a) == len(b) and (a.observations == b.observations).all() and (a.actions == b.actions).all()
     c = play_teacher(game, teacher, games=5, seed=10)
     assert len(c) != len(a) or (c.observations != a.observations).any()
+
+
+def test_the_teachers_games_are_the_same_whatever_the_number_of_processes():
+    games = 2 * TEACHER_CHUNK + 5  # two full tasks and a short one
+    one = teacher_games("three_piles_v0", {}, "heuristic", games, seed=4, privileged=True)
+    two = teacher_games("three_piles_v0", {}, "heuristic", games, seed=4, workers=2, privileged=True)
+    assert len(one) > games * 10
+    for a, b in zip(one._arrays(), two._arrays()):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    # Task by task, in order: the last task's games are play_teacher's with that task's seed.
+    game = card_envs.make_game("three_piles_v0")
+    last_seed = int(np.random.SeedSequence([4, 2]).generate_state(1)[0])
+    last = play_teacher(game, make_policy("heuristic", game), 5, last_seed)
+    assert np.array_equal(one.observations[-len(last):], last.observations)
+    assert np.array_equal(one.actions[-len(last):], last.actions)
+
+
+def test_the_teachers_games_stop_when_asked_keeping_the_finished_tasks(monkeypatch):
+    finished, play = [], _TeacherGames.play
+
+    def play_and_count(self, task, stop):
+        part = play(self, task, stop)
+        finished.append(task)
+        return part
+
+    monkeypatch.setattr(_TeacherGames, "play", play_and_count)  # asked to stop once the first task is done
+    kept = teacher_games("three_piles_v0", {}, "heuristic", 3 * TEACHER_CHUNK, seed=4, stop=lambda: bool(finished))
+    assert len(finished) == 1
+    whole = teacher_games("three_piles_v0", {}, "heuristic", TEACHER_CHUNK, seed=4)
+    assert np.array_equal(kept.actions, whole.actions) and len(kept) > 0
+    two = teacher_games("three_piles_v0", {}, "heuristic", 3 * TEACHER_CHUNK, seed=4, workers=2, stop=lambda: True)
+    assert len(two) == 0 and two.observations.shape[1] == whole.observations.shape[1]
+
+
+def test_observations_are_kept_in_half_precision_which_loses_nothing_at_their_scale():
+    # Illimat with every piece: the largest observation; its entries are counts, flags and
+    # fractions, which float16 keeps to within a thousandth of their size.
+    game = card_envs.make_game("illimat_v0", harvest_features=True, play_features=True, threat_features=True)
+    demos = play_teacher(game, make_policy("heuristic", game), games=1, seed=0)
+    assert demos.observations.dtype == np.float16 and demos.observations.nbytes == 2 * demos.observations.size
+    rng, state, views = np.random.default_rng(0), game.new_state(np.random.default_rng(0)), []
+    while not state.is_terminal():
+        views.append(state.observation(state.current_player))
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+    views = np.array(views)
+    rounded = views.astype(np.float16).astype(np.float32)
+    assert (np.abs(rounded - views) <= 1e-3 * np.maximum(1.0, np.abs(views))).all()
 
 
 def test_returns_are_discounted_per_later_decision_of_the_same_seat():

@@ -79,7 +79,7 @@ from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_ac
 from train.configs import DEFAULTS
 from train.loss import compiled, minibatch_loss
 from train.policy_terms import mask_offsets
-from train.pretrain import clone, play_teacher
+from train.pretrain import TEACHER_CHUNK, clone, teacher_games
 from train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     FINAL_CHUNK, EvalProcess, elo_ratings, evaluate_checkpoint, evaluate_policy, games_per_deal)
 
@@ -478,8 +478,10 @@ class Trainer:
         update (`train.pretrain`); its time counts toward ``--max-minutes``."""
         args, began = self.args, time.perf_counter()
         stopping = lambda: self.stop_requested is not None  # noqa: E731 - Ctrl-C: go on to the checkpoint
-        demos = play_teacher(self.game, make_policy(args.teacher, self.game), args.pretrain_games, args.seed,
-                             args.gamma, args.progress, stopping, privileged=self.network.critic is not None)
+        # Every core plays the teacher's games (nothing else runs before the first rollout).
+        workers = min(available_cores(), -(-args.pretrain_games // TEACHER_CHUNK))
+        demos = teacher_games(args.env_id, args.env_config, args.teacher, args.pretrain_games, args.seed, args.gamma,
+                              workers, args.progress, stopping, privileged=self.network.critic is not None)
         history = clone(self.network, demos, args.pretrain_epochs, args.seed, args.vf_coef, args.progress, stopping)
         self.trained_seconds += time.perf_counter() - began
         if writer is not None:

@@ -9,7 +9,9 @@ single-choice decisions played unasked, as in training), every decision with mor
 action is kept, and the network is fitted to them for ``epochs`` passes: the policy by masked
 cross-entropy to the teacher's choices, the value head to the result each decision led to for the
 seat that took it (discounted by ``gamma`` per own decision, as PPO's returns are), so that PPO
-starts with a critic that already knows the game. A separate privileged critic (``--critic
+starts with a critic that already knows the game. The games are played on every core
+(`teacher_games`: tasks of 32 games, each seeded apart, so the decisions do not depend on the
+number of processes), and the observations kept in float16 (half the memory). A separate privileged critic (``--critic
 state``) is fitted the same way on the full state each decision was taken in: left at its random
 start, its advantages undid a Dominion clone within 2M steps (0.045 against the teacher, where
 the same run with the shared-trunk critic stood at 0.475). Written here rather than taken from a
@@ -19,16 +21,21 @@ AEC games' batched engines and our network.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import multiprocessing as mp
+import signal
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
+import card_envs
+from agents import make_policy
 from agents.neural import ActorCritic
-from evaluate.runner import available_cores
+from evaluate.runner import available_cores, exit_with_parent
 from card_envs.vector import VectorGames
 from train.acting import critic_inputs, critic_size
 from train.policy_terms import mask_offsets
@@ -38,13 +45,18 @@ MINIBATCH = 256
 HELD_OUT_BATCH = 4096  # held-out decisions scored at once
 HELD_OUT = 0.05  # the share of decisions kept out of the fit, to report agreement on unseen ones
 PARALLEL_GAMES = 64  # games stepped together while the teacher plays (it acts on all of them at once)
+TEACHER_CHUNK = 32  # games per task when the teacher's games are shared out between processes
+# Observations are kept in float16: half the memory, so twice the games fit (Illimat's 5,808 floats
+# a decision made 2,500 games 13.6 GB in float32). Their entries are counts, flags and fractions;
+# float16's three significant digits lose nothing a network fitted to them could use.
+OBSERVATION_DTYPE = np.float16
 
 
 @dataclass
 class Demonstrations:
     """The teacher's decisions: what it saw, could do and did, and where that led."""
 
-    observations: np.ndarray  # [D, obs] float32
+    observations: np.ndarray  # [D, obs] OBSERVATION_DTYPE
     masks: np.ndarray  # [D, A] bool
     actions: np.ndarray  # [D] int64, the teacher's choice
     returns: np.ndarray  # [D] float32, the deciding seat's result, discounted per own later decision
@@ -56,9 +68,31 @@ class Demonstrations:
     @classmethod
     def empty(cls, rows: int, observation_size: int, num_actions: int, critic_size: int | None) -> "Demonstrations":
         """Uninitialised arrays for `rows` decisions (np.empty: pages are committed as written)."""
-        return cls(np.empty((rows, observation_size), np.float32), np.empty((rows, num_actions), bool),
+        return cls(np.empty((rows, observation_size), OBSERVATION_DTYPE), np.empty((rows, num_actions), bool),
                    np.empty(rows, np.int64), np.empty(rows, np.float32),
                    None if critic_size is None else np.empty((rows, critic_size), np.float32))
+
+    def select(self, which: np.ndarray) -> "Demonstrations":
+        """The decisions ``which`` selects (a copy)."""
+        return Demonstrations(*(None if array is None else array[which] for array in self._arrays()))
+
+    @classmethod
+    def concatenate(cls, parts: Iterable["Demonstrations"], rows: int, sizes: tuple[int, int, int | None]
+                    ) -> "Demonstrations":
+        """``parts`` (``rows`` decisions in all, of ``sizes`` as `empty` takes them) in order, in one
+        set of arrays. Given as an iterator that lets go of each part once it is yielded, the peak
+        stays near one copy (np.empty's pages are only committed as they are written)."""
+        out, start = cls.empty(rows, *sizes), 0
+        for part in parts:
+            end = start + len(part)
+            for whole, piece in zip(out._arrays(), part._arrays()):
+                if whole is not None:
+                    whole[start:end] = piece
+            start = end
+        return out
+
+    def _arrays(self) -> tuple:
+        return self.observations, self.masks, self.actions, self.returns, self.critic_inputs
 
 
 def never() -> bool:
@@ -95,6 +129,79 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
     return recorder.demonstrations()
 
 
+def teacher_games(env_id: str, env_config: dict[str, Any], teacher: str, games: int, seed: int,
+                  gamma: float = 1.0, workers: int = 1, progress: bool = False, stop: Callable[[], bool] = never,
+                  privileged: bool = False) -> Demonstrations:
+    """`play_teacher` by tasks of `TEACHER_CHUNK` games, task k seeded by (seed, k), played by
+    ``workers`` processes (``teacher`` is a policy spec, as ``--teacher`` takes it): the same
+    demonstrations whatever the number of workers, in task order. ``stop()`` true keeps the tasks
+    finished so far (and, in one process, the games finished in the task in progress)."""
+    setup = (env_id, env_config, teacher, gamma, privileged)
+    tasks = [(min(TEACHER_CHUNK, games - start), int(np.random.SeedSequence([seed, k]).generate_state(1)[0]))
+             for k, start in enumerate(range(0, games, TEACHER_CHUNK))]
+    parts: list[Demonstrations] = []
+    with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
+        if workers == 1:
+            context = _TeacherGames(*setup)
+            for task in tasks:
+                if stop():
+                    break
+                parts.append(context.play(task, stop))
+                bar.update(task[0])
+        else:
+            with mp.get_context("spawn").Pool(workers, initializer=_init_teacher_worker, initargs=setup) as pool:
+                results = pool.imap(_play_teacher_task, tasks)
+                for task in tasks:
+                    part = _next_unless_stopped(results, stop)
+                    if part is None:
+                        break  # leaving the block terminates the tasks in progress
+                    parts.append(part)
+                    bar.update(task[0])
+    game = card_envs.make_game(env_id, **env_config)
+    sizes = (game.observation_size, game.num_actions, critic_size(game, "state") if privileged else None)
+    rows = sum(len(part) for part in parts)
+    parts.reverse()
+    return Demonstrations.concatenate((parts.pop() for _ in range(len(parts))), rows, sizes)
+
+
+class _TeacherGames:
+    """A process's game and teacher, for `teacher_games`' tasks."""
+
+    def __init__(self, env_id: str, env_config: dict[str, Any], teacher: str, gamma: float, privileged: bool):
+        self.game = card_envs.make_game(env_id, **env_config)
+        self.teacher, self.gamma, self.privileged = make_policy(teacher, self.game), gamma, privileged
+
+    def play(self, task: tuple[int, int], stop: Callable[[], bool] = never) -> Demonstrations:
+        games, seed = task
+        return play_teacher(self.game, self.teacher, games, seed, self.gamma, stop=stop, privileged=self.privileged)
+
+
+_WORKER_GAMES: _TeacherGames | None = None
+
+
+def _init_teacher_worker(*setup) -> None:
+    global _WORKER_GAMES
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C: the trainer stops the pool
+    exit_with_parent()
+    torch.set_num_threads(1)
+    _WORKER_GAMES = _TeacherGames(*setup)
+
+
+def _next_unless_stopped(results, stop: Callable[[], bool]) -> Demonstrations | None:
+    """The next finished task, or None once ``stop()`` is true (checked every second: a signal
+    that killed a worker would otherwise leave us waiting for its task forever)."""
+    while not stop():
+        try:
+            return results.next(timeout=1.0)
+        except mp.TimeoutError:
+            pass
+    return None
+
+
+def _play_teacher_task(task: tuple[int, int]) -> Demonstrations:
+    return _WORKER_GAMES.play(task)
+
+
 def discounted_results(seats: Sequence[int], result: np.ndarray, gamma: float) -> np.ndarray:
     """Per decision of one game (taken by ``seats``, in order), its seat's final result
     discounted by ``gamma`` for each later decision of that same seat."""
@@ -117,7 +224,7 @@ class Recorder:
     when freed, so copying out the kept rows chunk by chunk peaks near one copy."""
 
     def __init__(self, games_per_step: int, observation_size: int, num_actions: int, critic_size: int | None):
-        row_bytes = 4 * (observation_size + (critic_size or 0)) + num_actions + 12
+        row_bytes = np.dtype(OBSERVATION_DTYPE).itemsize * observation_size + 4 * (critic_size or 0) + num_actions + 12
         self.step_rows = games_per_step
         self.chunk_rows = max(1, CHUNK_BYTES // (row_bytes * games_per_step)) * games_per_step
         self.sizes = (observation_size, num_actions, critic_size)
@@ -147,19 +254,14 @@ class Recorder:
             self.kept[chunk][at] = True
 
     def demonstrations(self) -> Demonstrations:
-        """The kept rows in one set of arrays, each chunk freed as soon as it is copied (np.empty's
-        pages are only committed as they are written: the peak stays near one copy)."""
-        out = Demonstrations.empty(int(sum(kept.sum() for kept in self.kept)), *self.sizes)
-        start = 0
+        """The kept rows in one set of arrays, each chunk freed as soon as it is copied."""
+        rows = int(sum(kept.sum() for kept in self.kept))
+        return Demonstrations.concatenate(self._kept_rows(), rows, self.sizes)
+
+    def _kept_rows(self) -> Iterator[Demonstrations]:
         while self.chunks:
             chunk, kept = self.chunks.pop(0), self.kept.pop(0)
-            end = start + int(kept.sum())
-            out.observations[start:end], out.masks[start:end] = chunk.observations[kept], chunk.masks[kept]
-            out.actions[start:end], out.returns[start:end] = chunk.actions[kept], chunk.returns[kept]
-            if out.critic_inputs is not None:
-                out.critic_inputs[start:end] = chunk.critic_inputs[kept]
-            start = end
-        return out
+            yield chunk.select(kept)
 
 
 def clone(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf_coef: float = 0.5,
@@ -204,7 +306,7 @@ def _fit(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf
             break
         policy_sum = value_sum = 0.0
         for batch in fit[torch.randperm(len(fit), generator=generator)].split(MINIBATCH):
-            logits, values = network.heads(x[batch], None if full is None else full[batch])
+            logits, values = network.heads(x[batch].float(), None if full is None else full[batch])
             policy_loss = torch.nn.functional.cross_entropy(logits + offsets[batch], y[batch])
             loss = policy_loss
             if values is not None:
@@ -218,7 +320,7 @@ def _fit(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf
         agreement = float("nan")
         if len(held):
             with torch.no_grad():  # in parts: entity heads hold [rows, entities, width] at once
-                chosen = torch.cat([(network.heads(x[part])[0] + offsets[part]).argmax(1)
+                chosen = torch.cat([(network.heads(x[part].float())[0] + offsets[part]).argmax(1)
                                     for part in held.split(HELD_OUT_BATCH)])
             agreement = float((chosen == y[held]).float().mean())
         history.append({"imitation": policy_sum / len(fit), "value_loss": value_sum / len(fit),
