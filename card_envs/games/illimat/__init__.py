@@ -235,8 +235,8 @@ read it (beside `move_plays`). The searches run on every board a play leaves, ca
 random play runs about 1.8k decisions/s on the raw engine with all three sets of pieces, against
 5.0k without these (they cost less in real games, whose fields are smaller: 0.25 against 0.16 ms
 an observation in the ``lookahead`` bot's own games). The trained default (``python -m train
-illimat_v0``) uses all three sets: fitted first to 2,500 of the ``lookahead`` bot's games (0.934
-held-out agreement), then PPO against the scripted agent, it wins 0.530 of 2,000 games against
+illimat_v0``) uses all three sets: fitted first to 5,000 of the ``lookahead`` bot's games (0.941
+held-out agreement), then PPO against the scripted agent, it wins 0.564 of 2,000 games against
 the scripted agent and every game against random; its checkpoint
 (`agents/checkpoints/illimat_v0.pt`) plays only with ``harvest_features=True,
 play_features=True, threat_features=True``.
