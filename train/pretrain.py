@@ -11,12 +11,12 @@ cross-entropy to the teacher's choices, the value head to the result each decisi
 seat that took it (discounted by ``gamma`` per own decision, as PPO's returns are), so that PPO
 starts with a critic that already knows the game. The games are played on every core
 (`teacher_games`: tasks of 32 games, each seeded apart, so the decisions do not depend on the
-number of processes), and the observations kept in float16 (half the memory). A separate privileged critic (``--critic
-state``) is fitted the same way on the full state each decision was taken in: left at its random
-start, its advantages undid a Dominion clone within 2M steps (0.045 against the teacher, where
-the same run with the shared-trunk critic stood at 0.475). Written here rather than taken from a
-library: imitation libraries (e.g. ``imitation``) wrap gymnasium envs and SB3 policies, not our
-AEC games' batched engines and our network.
+number of processes) and their observations kept in float16 (half the memory). A separate
+privileged critic (``--critic state``) is fitted the same way on the full state each decision
+was taken in: left at its random start, its advantages undid a Dominion clone within 2M steps
+(0.045 against the teacher, where the same run with the shared-trunk critic stood at 0.475).
+Written here rather than taken from a library: imitation libraries (e.g. ``imitation``) wrap
+gymnasium envs and SB3 policies, not our AEC games' batched engines and our network.
 """
 
 from __future__ import annotations
@@ -160,8 +160,13 @@ def teacher_games(env_id: str, env_config: dict[str, Any], teacher: str, games: 
     game = card_envs.make_game(env_id, **env_config)
     sizes = (game.observation_size, game.num_actions, critic_size(game, "state") if privileged else None)
     rows = sum(len(part) for part in parts)
-    parts.reverse()
-    return Demonstrations.concatenate((parts.pop() for _ in range(len(parts))), rows, sizes)
+    return Demonstrations.concatenate(_drain(parts), rows, sizes)
+
+
+def _drain(items: list) -> Iterator:
+    """``items`` in order, each dropped from the list as it is yielded."""
+    while items:
+        yield items.pop(0)
 
 
 class _TeacherGames:
