@@ -5,6 +5,10 @@ it once, before its first update, on the run's clock."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -74,6 +78,22 @@ def test_the_teachers_games_stop_when_asked_keeping_the_finished_tasks(monkeypat
     assert np.array_equal(kept.actions, whole.actions) and len(kept) > 0
     two = teacher_games("three_piles_v0", {}, "heuristic", 3 * TEACHER_CHUNK, seed=4, workers=2, stop=lambda: True)
     assert len(two) == 0 and two.observations.shape[1] == whole.observations.shape[1]
+
+
+def test_a_stopped_pool_of_teachers_leaves_no_process_or_lock_behind():
+    # In a process of its own: the resource tracker speaks when the interpreter ends.
+    script = (
+        "import multiprocessing, time\n"
+        "from train.pretrain import teacher_games\n"
+        "if __name__ == '__main__':\n"
+        "    began = time.time()\n"
+        "    demos = teacher_games('three_piles_v0', {}, 'heuristic', 5000, 1, workers=2,\n"
+        "                          stop=lambda: time.time() - began > 5)\n"
+        "    print(multiprocessing.active_children())\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert run.returncode == 0 and run.stdout.split() == ["[]"], run
+    assert "leaked" not in run.stderr, run.stderr
 
 
 def test_observations_are_kept_in_half_precision_which_loses_nothing_at_their_scale():

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -189,6 +190,9 @@ def _init_teacher_worker(*setup) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C: the trainer stops the pool
     exit_with_parent()
     torch.set_num_threads(1)
+    # tqdm's default lock is a multiprocessing one, which a terminated worker would leave for
+    # the resource tracker to warn about at exit; a thread lock is all a worker needs.
+    tqdm.set_lock(threading.RLock())
     _WORKER_GAMES = _TeacherGames(*setup)
 
 
