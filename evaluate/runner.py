@@ -179,12 +179,21 @@ _WORKER: _Context | None = None
 
 def _init_worker(*args) -> None:
     global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C: the parent stops the pool
-    exit_with_parent()
+    start_pool_worker()
     _WORKER = _Context(*args)
 
 
-def exit_with_parent() -> None:
+def start_pool_worker() -> None:
+    """What a pool's worker process does first (here and in `train.pretrain`): ignore a
+    terminal's Ctrl-C (the parent stops the pool), end with its parent, and give tqdm a thread
+    lock: its default is a multiprocessing one, which a worker ended by `Pool.terminate` leaves
+    for the resource tracker to warn about ("leaked semaphore objects") when the parent exits."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _exit_with_parent()
+    tqdm.set_lock(threading.RLock())
+
+
+def _exit_with_parent() -> None:
     """End this worker as soon as the process that started it ends. A parent killed outright
     (SIGKILL, or SIGTERM in a program that installs no handler) cannot terminate its pool, whose
     workers would otherwise play their chunks (minutes of ISMCTS games) to nobody. The thread

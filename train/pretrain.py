@@ -22,8 +22,6 @@ gymnasium envs and SB3 policies, not our AEC games' batched engines and our netw
 from __future__ import annotations
 
 import multiprocessing as mp
-import signal
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -36,7 +34,7 @@ from tqdm import tqdm
 import card_envs
 from agents import make_policy
 from agents.neural import ActorCritic
-from evaluate.runner import available_cores, exit_with_parent
+from evaluate.runner import available_cores, start_pool_worker
 from card_envs.vector import VectorGames
 from train.acting import critic_inputs, critic_size
 from train.policy_terms import mask_offsets
@@ -187,12 +185,8 @@ _WORKER_GAMES: _TeacherGames | None = None
 
 def _init_teacher_worker(*setup) -> None:
     global _WORKER_GAMES
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C: the trainer stops the pool
-    exit_with_parent()
+    start_pool_worker()
     torch.set_num_threads(1)
-    # tqdm's default lock is a multiprocessing one, which a terminated worker would leave for
-    # the resource tracker to warn about at exit; a thread lock is all a worker needs.
-    tqdm.set_lock(threading.RLock())
     _WORKER_GAMES = _TeacherGames(*setup)
 
 
