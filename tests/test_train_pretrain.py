@@ -18,7 +18,7 @@ from agents import make_policy
 from agents.neural import ActorCritic
 from train.acting import critic_size
 from train.ppo import Trainer, main
-from train.pretrain import TEACHER_CHUNK, Demonstrations, _TeacherGames, Recorder, clone, discounted_results, play_teacher, teacher_games
+from train.pretrain import TEACHER_CHUNK, Demonstrations, _Games, Recorder, clone, discounted_results, play_teacher, teacher_games
 from tests.test_train import tiny_args
 
 
@@ -64,14 +64,14 @@ def test_the_teachers_games_are_the_same_whatever_the_number_of_processes():
 
 
 def test_the_teachers_games_stop_when_asked_keeping_the_finished_tasks(monkeypatch):
-    finished, play = [], _TeacherGames.play
+    finished, play = [], _Games.play
 
     def play_and_count(self, task, stop):
         part = play(self, task, stop)
         finished.append(task)
         return part
 
-    monkeypatch.setattr(_TeacherGames, "play", play_and_count)  # asked to stop once the first task is done
+    monkeypatch.setattr(_Games, "play", play_and_count)  # asked to stop once the first task is done
     kept = teacher_games("three_piles_v0", {}, "heuristic", 3 * TEACHER_CHUNK, seed=4, stop=lambda: bool(finished))
     assert len(finished) == 1
     whole = teacher_games("three_piles_v0", {}, "heuristic", TEACHER_CHUNK, seed=4)

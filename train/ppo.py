@@ -79,7 +79,7 @@ from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_ac
 from train.configs import DEFAULTS
 from train.loss import compiled, minibatch_loss
 from train.policy_terms import mask_offsets
-from train.pretrain import TEACHER_CHUNK, clone, teacher_games
+from train.pretrain import TEACHER_CHUNK, clone, student_games, teacher_games
 from train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     FINAL_CHUNK, EvalProcess, elo_ratings, evaluate_checkpoint, evaluate_policy, games_per_deal)
 
@@ -131,6 +131,12 @@ class Args:
                                  "itself and the network is fitted to its choices, the value head to the results "
                                  "(train/pretrain.py; the time counts toward --max-minutes; 0: none)")
     pretrain_epochs: int = arg(10, "passes over the teacher's decisions when cloning (--pretrain-games)")
+    dagger_rounds: int = arg(0, "after cloning, rounds of DAgger: the clone (greedy) plays --dagger-games games "
+                                "against --opponents, the teacher labels each of its decisions, and the network is "
+                                "refitted to all the decisions so far for --dagger-epochs passes (on the run's "
+                                "clock; needs --pretrain-games)")
+    dagger_games: int = arg(1000, "the clone's games per DAgger round (--dagger-rounds)")
+    dagger_epochs: int = arg(2, "passes over all the decisions so far after each DAgger round")
     init_from: str = arg("", "start from the weights of this checkpoint (a run's, or a shipped weights-only one, e.g. "
                              "agents/checkpoints/illimat_v0.pt) instead of a fresh network, with a fresh optimizer: "
                              "fine-tuning; the network's shape must match, and cloning (--pretrain-games) is skipped")
@@ -187,6 +193,8 @@ class Args:
                                  f"{', '.join(batch.ENGINES)} (use --engine reference)")
         if self.pretrain_games and not self.teacher:
             raise ValueError("--pretrain-games clones the teacher's games: it needs --teacher (e.g. --teacher heuristic)")
+        if self.dagger_rounds and not self.pretrain_games:
+            raise ValueError("--dagger-rounds corrects a clone: it needs --pretrain-games (and --teacher)")
         if self.actors < 0 or (self.actors > 1 and self.num_games % self.actors):
             raise ValueError(f"--actors must be 0 or a divisor of --num-games ({self.num_games}), got {self.actors}")
         if not self.hidden or min(self.hidden) < 1:
@@ -210,11 +218,12 @@ class Args:
 # (fields, test, rule): what `Args.validate` requires of numeric arguments beyond being finite.
 _LIMITS = [
     (("total_steps", "num_games", "num_steps", "update_epochs", "num_minibatches", "snapshot_every",
-      "eval_deals", "final_eval_deals", "checkpoint_every", "threads", "pretrain_epochs"), lambda v: v >= 1,
+      "eval_deals", "final_eval_deals", "checkpoint_every", "threads", "pretrain_epochs", "dagger_games",
+      "dagger_epochs"), lambda v: v >= 1,
      "at least 1"),
     (("learning_rate", "clip_coef", "max_grad_norm"), lambda v: v > 0, "> 0"),
-    (("seed", "max_minutes", "eval_every", "pool_size", "ent_coef", "vf_coef", "teacher_coef", "pretrain_games"),
-     lambda v: v >= 0, ">= 0"),
+    (("seed", "max_minutes", "eval_every", "pool_size", "ent_coef", "vf_coef", "teacher_coef", "pretrain_games",
+      "dagger_rounds"), lambda v: v >= 0, ">= 0"),
     (("gamma", "gae_lambda", "opponent_share", "teacher_until"), lambda v: 0 <= v <= 1, "in [0, 1]"),
 ]
 
@@ -429,12 +438,15 @@ class Trainer:
         self.network.train()
         return results
 
-    def checkpoint(self) -> dict[str, Any]:
+    def network_spec(self) -> dict[str, Any]:
+        """The network as `agents.neural.network_from_checkpoint` rebuilds it (in another process)."""
         return {"env_id": self.args.env_id, "game_config": self.game.config,
                 "observation_size": self.game.observation_size, "num_actions": self.game.num_actions,
                 "hidden": list(self.args.hidden), "critic_size": self.network.critic_size,
-                "entity_heads": self.args.entity_heads, "model": self.network.state_dict(),
-                "optimizer": self.optimizer.state_dict(), "args": self.args.to_json(),
+                "entity_heads": self.args.entity_heads, "model": self.network.state_dict()}
+
+    def checkpoint(self) -> dict[str, Any]:
+        return {**self.network_spec(), "optimizer": self.optimizer.state_dict(), "args": self.args.to_json(),
                 "step": self.step, "update": self.update, "seed": self.args.seed,
                 "trained_seconds": self.trained_seconds,
                 "rng": json.dumps(self.rng.bit_generator.state), "torch_rng": torch.get_rng_state(),
@@ -475,22 +487,48 @@ class Trainer:
     # ----- main loop --------------------------------------------------------------------
     def pretrain(self, writer=None) -> None:
         """``--pretrain-games``: fit the network to the teacher's own games before the first
-        update (`train.pretrain`); its time counts toward ``--max-minutes``."""
+        update (`train.pretrain`), then ``--dagger-rounds`` of corrections on the clone's own
+        games; the time counts toward ``--max-minutes``."""
         args, began = self.args, time.perf_counter()
         stopping = lambda: self.stop_requested is not None  # noqa: E731 - Ctrl-C: go on to the checkpoint
-        # Every core plays the teacher's games (nothing else runs before the first rollout).
-        workers = min(available_cores(), -(-args.pretrain_games // TEACHER_CHUNK))
-        demos = teacher_games(args.env_id, args.env_config, args.teacher, args.pretrain_games, args.seed, args.gamma,
-                              workers, args.progress, stopping, privileged=self.network.critic is not None)
-        history = clone(self.network, demos, args.pretrain_epochs, args.seed, args.vf_coef, args.progress, stopping)
+        privileged = self.network.critic is not None
+        # Every core plays the games (nothing else runs before the first rollout).
+        workers = lambda games: min(available_cores(), -(-games // TEACHER_CHUNK))  # noqa: E731
+        parts = [teacher_games(args.env_id, args.env_config, args.teacher, args.pretrain_games, args.seed, args.gamma,
+                               workers(args.pretrain_games), args.progress, stopping, privileged)]
+        history = self._fit_parts(parts, args.pretrain_epochs, stopping, writer, [])
+        if history:  # one line, with or without progress bars: a log kept with --no-progress has it too
+            print(f"cloned {len(parts[0]):,} decisions of {args.teacher}'s games in {time.perf_counter() - began:.0f} s: "
+                  f"held-out agreement {history[-1]['held_out_agreement']:.3f}")
+        for round_ in range(1, args.dagger_rounds + 1):
+            if stopping():
+                break
+            demos, record = student_games(
+                args.env_id, args.env_config, args.teacher, self.network_spec(), args.opponents, args.dagger_games,
+                int(np.random.SeedSequence([args.seed, round_]).generate_state(1)[0]), args.gamma,
+                workers(args.dagger_games), args.progress, stopping, privileged)
+            parts.append(demos)
+            history = self._fit_parts(parts, args.dagger_epochs, stopping, writer, history)
+            if writer is not None and record.results:
+                writer.add_scalar("dagger/student_win_rate", record.win_rate, round_)
+                writer.add_scalar("dagger/student_agreement", record.agreement, round_)
+            if history:
+                print(f"DAgger round {round_}: the clone won {record.win_rate:.3f} of {len(record.results):,} games "
+                      f"against {', '.join(args.opponents)} and chose as {args.teacher} in {record.agreement:.3f} of "
+                      f"its {record.decisions:,} decisions; refitted on {sum(map(len, parts)):,} decisions: "
+                      f"held-out agreement {history[-1]['held_out_agreement']:.3f}")
         self.trained_seconds += time.perf_counter() - began
+
+    def _fit_parts(self, parts: list, epochs: int, stopping, writer, history: list[dict[str, float]]
+                   ) -> list[dict[str, float]]:
+        """`train.pretrain.clone` on ``parts``, its epochs logged after ``history``'s; the whole history."""
+        args = self.args
+        fitted = clone(self.network, parts, epochs, args.seed, args.vf_coef, args.progress, stopping)
         if writer is not None:
-            for epoch, values in enumerate(history):
+            for epoch, values in enumerate(fitted, start=len(history)):
                 for name, value in values.items():
                     writer.add_scalar(f"pretrain/{name}", value, epoch)
-        if history:  # one line, with or without progress bars: a log kept with --no-progress has it too
-            print(f"cloned {len(demos):,} decisions of {args.teacher}'s games in {time.perf_counter() - began:.0f} s: "
-                  f"held-out agreement {history[-1]['held_out_agreement']:.3f}")
+        return history + fitted
 
     def train(self, writer=None) -> dict[str, float]:
         if self.args.pretrain_games and self.update == 0 and not self.args.init_from:

@@ -15,6 +15,13 @@ number of processes) and their observations kept in float16 (half the memory). A
 privileged critic (``--critic state``) is fitted the same way on the full state each decision
 was taken in: left at its random start, its advantages undid a Dominion clone within 2M steps
 (0.045 against the teacher, where the same run with the shared-trunk critic stood at 0.475).
+
+DAgger (``--dagger-rounds``, Ross et al. 2011) then corrects the clone where it goes its own way:
+each round the clone (greedy, as it is evaluated) plays games against the opponents, the teacher
+labels every decision the clone takes, and the network is refitted to all the decisions so far
+(`student_games`, `clone` on the list of parts). A clone that agrees with its teacher in 94% of the
+teacher's own decisions still reaches positions the teacher never does, where nothing taught it.
+
 Written here rather than taken from a library: imitation libraries (e.g. ``imitation``) wrap
 gymnasium envs and SB3 policies, not our AEC games' batched engines and our network.
 """
@@ -33,7 +40,7 @@ from tqdm import tqdm
 
 import card_envs
 from agents import make_policy
-from agents.neural import ActorCritic
+from agents.neural import ActorCritic, NeuralPolicy, network_from_checkpoint
 from evaluate.runner import available_cores, start_pool_worker
 from card_envs.vector import VectorGames
 from train.acting import critic_inputs, critic_size
@@ -128,6 +135,71 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
     return recorder.demonstrations()
 
 
+@dataclass
+class StudentRecord:
+    """How the student did in its games (`play_student`)."""
+
+    results: list[float]  # per game, the student's result
+    agreed: int  # its decisions where it chose as the teacher
+    decisions: int
+
+    @property
+    def win_rate(self) -> float:
+        return float(np.mean(np.asarray(self.results) > 0)) if self.results else float("nan")
+
+    @property
+    def agreement(self) -> float:
+        return self.agreed / self.decisions if self.decisions else float("nan")
+
+    @classmethod
+    def merge(cls, records: Iterable["StudentRecord"]) -> "StudentRecord":
+        records = list(records)
+        return cls([r for record in records for r in record.results], sum(r.agreed for r in records),
+                   sum(r.decisions for r in records))
+
+
+def play_student(game, student, teacher, opponent, games: int, seed: int, gamma: float = 1.0,
+                 stop: Callable[[], bool] = never, privileged: bool = False
+                 ) -> tuple[Demonstrations, StudentRecord]:
+    """``games`` games of ``student`` against ``opponent`` in every other seat, the student's seat
+    moving round the table from one game to the next in each slot; the student's decisions with a
+    choice, each labelled with the choice ``teacher`` makes there (DAgger), and how it did."""
+    rng = np.random.default_rng(seed)
+    vector = VectorGames(game, min(games, PARALLEL_GAMES), seed=int(rng.integers(2**63)))
+    recorder = Recorder(vector.num_games, game.observation_size, game.num_actions,
+                        critic_size(game, "state") if privileged else None)
+    student_seats = np.arange(vector.num_games) % game.num_players
+    open_rows: list[list[int]] = [[] for _ in range(vector.num_games)]
+    open_agreed = np.zeros(vector.num_games, np.int64)
+    record = StudentRecord([], 0, 0)
+    while len(record.results) < games and not stop():
+        observations, masks, seats = vector.observe()
+        mine = seats == student_seats
+        actions = np.empty(vector.num_games, np.int64)
+        labels = np.empty(vector.num_games, np.int64)
+        if mine.any():
+            actions[mine] = student.act_batch(observations[mine], masks[mine], rng)
+            labels[mine] = teacher.act_batch(observations[mine], masks[mine].astype(np.int8), rng)
+        if not mine.all():
+            actions[~mine] = labels[~mine] = opponent.act_batch(observations[~mine], masks[~mine].astype(np.int8), rng)
+        full = critic_inputs(vector.state_tensors(), seats, game.num_players) if privileged else None
+        rows = recorder.add(observations, masks, labels, full)
+        for i in np.flatnonzero(mine):
+            open_rows[i].append(rows + i)
+        open_agreed += mine & (actions == labels)
+        done, returns, _ = vector.step(actions)
+        for i in np.flatnonzero(done):
+            seat = int(student_seats[i])
+            if len(record.results) < games:  # games still in play when the count is reached are dropped
+                recorder.keep(open_rows[i], [seat] * len(open_rows[i]), returns[i], gamma)
+                record.results.append(float(returns[i][seat]))
+                record.agreed += int(open_agreed[i])
+                record.decisions += len(open_rows[i])
+            open_rows[i], open_agreed[i] = [], 0
+            student_seats[i] = (seat + 1) % game.num_players
+    return recorder.demonstrations(), record
+
+
 def teacher_games(env_id: str, env_config: dict[str, Any], teacher: str, games: int, seed: int,
                   gamma: float = 1.0, workers: int = 1, progress: bool = False, stop: Callable[[], bool] = never,
                   privileged: bool = False) -> Demonstrations:
@@ -135,31 +207,70 @@ def teacher_games(env_id: str, env_config: dict[str, Any], teacher: str, games: 
     ``workers`` processes (``teacher`` is a policy spec, as ``--teacher`` takes it): the same
     demonstrations whatever the number of workers, in task order. ``stop()`` true keeps the tasks
     finished so far (and, in one process, the games finished in the task in progress)."""
-    setup = (env_id, env_config, teacher, gamma, privileged)
-    tasks = [(min(TEACHER_CHUNK, games - start), int(np.random.SeedSequence([seed, k]).generate_state(1)[0]))
-             for k, start in enumerate(range(0, games, TEACHER_CHUNK))]
-    parts: list[Demonstrations] = []
-    with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
+    setup = _Setup(env_id, env_config, teacher, gamma, privileged)
+    parts = _play_tasks(setup, _tasks(games, seed), workers, progress, stop, "teacher games")
+    return _joined(setup, parts)
+
+
+def student_games(env_id: str, env_config: dict[str, Any], teacher: str, student: dict[str, Any],
+                  opponents: Sequence[str], games: int, seed: int, gamma: float = 1.0, workers: int = 1,
+                  progress: bool = False, stop: Callable[[], bool] = never, privileged: bool = False
+                  ) -> tuple[Demonstrations, StudentRecord]:
+    """`play_student` by tasks, as `teacher_games`: ``student`` is the network as
+    `agents.neural.network_from_checkpoint` takes it, playing greedily; task k plays against
+    ``opponents[k % len(opponents)]`` and is seeded by ``seed`` (give each round its own) and k."""
+    setup = _Setup(env_id, env_config, teacher, gamma, privileged, student, tuple(opponents))
+    parts = _play_tasks(setup, _tasks(games, seed), workers, progress, stop, "student games")
+    return _joined(setup, [demos for demos, _ in parts]), StudentRecord.merge(record for _, record in parts)
+
+
+def _tasks(games: int, seed: int) -> list[tuple[int, int, int]]:
+    """(games, seed, index) of each task: `TEACHER_CHUNK` games, task k seeded by (seed, k)."""
+    return [(min(TEACHER_CHUNK, games - start), int(np.random.SeedSequence([seed, k]).generate_state(1)[0]), k)
+            for k, start in enumerate(range(0, games, TEACHER_CHUNK))]
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What every task of one call shares: the game, the teacher and, for DAgger, the student."""
+
+    env_id: str
+    env_config: dict[str, Any]
+    teacher: str
+    gamma: float
+    privileged: bool
+    student: dict[str, Any] | None = None
+    opponents: tuple[str, ...] = ()
+
+
+def _play_tasks(setup: _Setup, tasks: list[tuple[int, int, int]], workers: int, progress: bool,
+                stop: Callable[[], bool], desc: str) -> list:
+    """Each task's result, in task order: played here (``workers`` 1) or by a pool of processes."""
+    parts = []
+    with tqdm(total=sum(task[0] for task in tasks), desc=desc, unit="game", disable=not progress) as bar:
         if workers == 1:
-            context = _TeacherGames(*setup)
+            context = _Games(setup)
             for task in tasks:
                 if stop():
                     break
                 parts.append(context.play(task, stop))
                 bar.update(task[0])
         else:
-            with mp.get_context("spawn").Pool(workers, initializer=_init_teacher_worker, initargs=setup) as pool:
-                results = pool.imap(_play_teacher_task, tasks)
+            with mp.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(setup,)) as pool:
+                results = pool.imap(_play_task, tasks)
                 for task in tasks:
                     part = _next_unless_stopped(results, stop)
                     if part is None:
                         break  # leaving the block terminates the tasks in progress
                     parts.append(part)
                     bar.update(task[0])
-    game = card_envs.make_game(env_id, **env_config)
-    sizes = (game.observation_size, game.num_actions, critic_size(game, "state") if privileged else None)
-    rows = sum(len(part) for part in parts)
-    return Demonstrations.concatenate(_drain(parts), rows, sizes)
+    return parts
+
+
+def _joined(setup: _Setup, parts: list[Demonstrations]) -> Demonstrations:
+    game = card_envs.make_game(setup.env_id, **setup.env_config)
+    sizes = (game.observation_size, game.num_actions, critic_size(game, "state") if setup.privileged else None)
+    return Demonstrations.concatenate(_drain(parts), sum(len(part) for part in parts), sizes)
 
 
 def _drain(items: list) -> Iterator:
@@ -168,29 +279,37 @@ def _drain(items: list) -> Iterator:
         yield items.pop(0)
 
 
-class _TeacherGames:
-    """A process's game and teacher, for `teacher_games`' tasks."""
+class _Games:
+    """A process's game and policies, for the tasks of `teacher_games` and `student_games`."""
 
-    def __init__(self, env_id: str, env_config: dict[str, Any], teacher: str, gamma: float, privileged: bool):
-        self.game = card_envs.make_game(env_id, **env_config)
-        self.teacher, self.gamma, self.privileged = make_policy(teacher, self.game), gamma, privileged
+    def __init__(self, setup: _Setup):
+        self.setup = setup
+        self.game = card_envs.make_game(setup.env_id, **setup.env_config)
+        self.teacher = make_policy(setup.teacher, self.game)
+        self.student = None if setup.student is None else NeuralPolicy(network_from_checkpoint(setup.student))
+        self.opponents = [make_policy(name, self.game) for name in setup.opponents]
 
-    def play(self, task: tuple[int, int], stop: Callable[[], bool] = never) -> Demonstrations:
-        games, seed = task
-        return play_teacher(self.game, self.teacher, games, seed, self.gamma, stop=stop, privileged=self.privileged)
+    def play(self, task: tuple[int, int, int], stop: Callable[[], bool] = never):
+        games, seed, index = task
+        setup = self.setup
+        if self.student is None:
+            return play_teacher(self.game, self.teacher, games, seed, setup.gamma, stop=stop,
+                                privileged=setup.privileged)
+        return play_student(self.game, self.student, self.teacher, self.opponents[index % len(self.opponents)],
+                            games, seed, setup.gamma, stop=stop, privileged=setup.privileged)
 
 
-_WORKER_GAMES: _TeacherGames | None = None
+_WORKER_GAMES: _Games | None = None
 
 
-def _init_teacher_worker(*setup) -> None:
+def _init_worker(setup: _Setup) -> None:
     global _WORKER_GAMES
     start_pool_worker()
     torch.set_num_threads(1)
-    _WORKER_GAMES = _TeacherGames(*setup)
+    _WORKER_GAMES = _Games(setup)
 
 
-def _next_unless_stopped(results, stop: Callable[[], bool]) -> Demonstrations | None:
+def _next_unless_stopped(results, stop: Callable[[], bool]):
     """The next finished task, or None once ``stop()`` is true (checked every second: a signal
     that killed a worker would otherwise leave us waiting for its task forever)."""
     while not stop():
@@ -201,7 +320,7 @@ def _next_unless_stopped(results, stop: Callable[[], bool]) -> Demonstrations | 
     return None
 
 
-def _play_teacher_task(task: tuple[int, int]) -> Demonstrations:
+def _play_task(task: tuple[int, int, int]):
     return _WORKER_GAMES.play(task)
 
 
@@ -267,16 +386,19 @@ class Recorder:
             yield chunk.select(kept)
 
 
-def clone(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf_coef: float = 0.5,
-          progress: bool = False, stop: Callable[[], bool] = never) -> list[dict[str, float]]:
-    """Fit ``network`` to ``demos`` for ``epochs`` passes; per epoch, the mean losses on the
-    fitted decisions and the share of the held-out ones where the greedy policy chose as the
-    teacher. A separate critic (``--critic state``) is fitted on the demonstrations' critic
-    inputs, which it needs. ``stop()`` true ends it after the epoch in progress."""
-    if network.critic is not None and demos.critic_inputs is None:
+def clone(network: ActorCritic, demos: Demonstrations | Sequence[Demonstrations], epochs: int, seed: int,
+          vf_coef: float = 0.5, progress: bool = False, stop: Callable[[], bool] = never) -> list[dict[str, float]]:
+    """Fit ``network`` to ``demos`` (one set, or a list of parts fitted as one) for ``epochs``
+    passes; per epoch, the mean losses on the fitted decisions and the share of the held-out ones
+    where the greedy policy chose as the teacher. Each part's held-out decisions are drawn from
+    ``seed`` in turn, so a part keeps them when later parts are added (DAgger's refits). A separate
+    critic (``--critic state``) is fitted on the demonstrations' critic inputs, which it needs.
+    ``stop()`` true ends it after the epoch in progress."""
+    parts = [demos] if isinstance(demos, Demonstrations) else list(demos)
+    if network.critic is not None and any(part.critic_inputs is None for part in parts):
         raise ValueError("the network has a separate critic: play_teacher(..., privileged=True) keeps its inputs")
     with all_cores():
-        return _fit(network, demos, epochs, seed, vf_coef, progress, stop)
+        return _fit(network, parts, epochs, seed, vf_coef, progress, stop)
 
 
 @contextmanager
@@ -291,16 +413,12 @@ def all_cores():
         torch.set_num_threads(before)
 
 
-def _fit(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf_coef: float, progress: bool,
-         stop: Callable[[], bool]) -> list[dict[str, float]]:
+def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: int, vf_coef: float,
+         progress: bool, stop: Callable[[], bool]) -> list[dict[str, float]]:
     generator = torch.Generator().manual_seed(seed)
-    order = torch.randperm(len(demos), generator=generator)
-    held = order[:int(len(demos) * HELD_OUT)]
-    fit = order[len(held):]
-    x, y = torch.from_numpy(demos.observations), torch.from_numpy(demos.actions)
-    offsets = mask_offsets(torch.from_numpy(demos.masks))
-    targets = torch.from_numpy(demos.returns)
-    full = None if network.critic is None else torch.from_numpy(demos.critic_inputs)
+    held, fit = _split(parts, generator)
+    x, y, masks, targets, full = (_Rows([getattr(part, name) for part in parts])
+                                  for name in ("observations", "actions", "masks", "returns", "critic_inputs"))
     optimizer = torch.optim.Adam(network.parameters(), lr=LEARNING_RATE)
     history = []
     network.train()
@@ -309,8 +427,8 @@ def _fit(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf
             break
         policy_sum = value_sum = 0.0
         for batch in fit[torch.randperm(len(fit), generator=generator)].split(MINIBATCH):
-            logits, values = network.heads(x[batch].float(), None if full is None else full[batch])
-            policy_loss = torch.nn.functional.cross_entropy(logits + offsets[batch], y[batch])
+            logits, values = network.heads(x[batch].float(), full[batch])
+            policy_loss = torch.nn.functional.cross_entropy(logits + mask_offsets(masks[batch]), y[batch])
             loss = policy_loss
             if values is not None:
                 value_loss = 0.5 * (values - targets[batch]).square().mean()
@@ -323,9 +441,43 @@ def _fit(network: ActorCritic, demos: Demonstrations, epochs: int, seed: int, vf
         agreement = float("nan")
         if len(held):
             with torch.no_grad():  # in parts: entity heads hold [rows, entities, width] at once
-                chosen = torch.cat([(network.heads(x[part].float())[0] + offsets[part]).argmax(1)
+                chosen = torch.cat([(network.heads(x[part].float())[0] + mask_offsets(masks[part])).argmax(1)
                                     for part in held.split(HELD_OUT_BATCH)])
             agreement = float((chosen == y[held]).float().mean())
         history.append({"imitation": policy_sum / len(fit), "value_loss": value_sum / len(fit),
                         "held_out_agreement": agreement})
     return history
+
+
+def _split(parts: list[Demonstrations], generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """(held-out, fitted) row numbers of ``parts`` read as one: `HELD_OUT` of each part, drawn part
+    by part, so that a part's held-out rows do not change when parts are added after it."""
+    held, fit, start = [], [], 0
+    for part in parts:
+        order = torch.randperm(len(part), generator=generator) + start
+        held.append(order[:int(len(part) * HELD_OUT)])
+        fit.append(order[len(held[-1]):])
+        start += len(part)
+    return torch.cat(held), torch.cat(fit)
+
+
+class _Rows:
+    """Rows of several parts' arrays read as one array (``rows[index]``, a tensor of those rows)
+    without concatenating them: DAgger adds parts to a set that may not fit in memory twice
+    (Illimat's 5,000 cloned games are 13 GB). Parts without the array (None) read as None."""
+
+    def __init__(self, arrays: list[np.ndarray | None]):
+        self.arrays = None if arrays[0] is None else [torch.from_numpy(array) for array in arrays]
+        self.starts = torch.tensor(np.cumsum([0] + [len(array) for array in arrays[:-1]])) if self.arrays else None
+
+    def __getitem__(self, index: torch.Tensor) -> torch.Tensor | None:
+        if self.arrays is None:
+            return None
+        if len(self.arrays) == 1:
+            return self.arrays[0][index]
+        part = torch.searchsorted(self.starts, index, right=True) - 1
+        out = torch.empty((len(index), *self.arrays[0].shape[1:]), dtype=self.arrays[0].dtype)
+        for p in part.unique().tolist():
+            which = part == p
+            out[which] = self.arrays[p][index[which] - self.starts[p]]
+        return out
