@@ -55,7 +55,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # slow: their crowded fields make the pieces costly); the 2,000-game measure is
     # `python -m evaluate` (README). Before (docs/training_illimat_v0/history.md, probes.md): 0.530
     # with 2,500 games; 0.459 cloning the scripted agent, before the threat pieces; 0.337 before
-    # the play pieces.
+    # the play pieces. DAgger after 4,000 of the bot's games (2 rounds of 2,000 of the clone's)
+    # ended at 0.535: the clone already chose as the bot on its own positions (dagger.md there).
     # Evaluate with --config '{"harvest_features": true, "play_features": true, "threat_features": true}'.
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
                    "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,
