@@ -79,7 +79,7 @@ from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_ac
 from train.configs import DEFAULTS
 from train.loss import compiled, minibatch_loss
 from train.policy_terms import mask_offsets
-from train.pretrain import TEACHER_CHUNK, clone, student_games, teacher_games
+from train.pretrain import clone, student_games, teacher_games, workers_for
 from train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     FINAL_CHUNK, EvalProcess, elo_ratings, evaluate_checkpoint, evaluate_policy, games_per_deal)
 
@@ -491,11 +491,9 @@ class Trainer:
         games; the time counts toward ``--max-minutes``."""
         args, began = self.args, time.perf_counter()
         stopping = lambda: self.stop_requested is not None  # noqa: E731 - Ctrl-C: go on to the checkpoint
-        privileged = self.network.critic is not None
-        # Every core plays the games (nothing else runs before the first rollout).
-        workers = lambda games: min(available_cores(), -(-games // TEACHER_CHUNK))  # noqa: E731
         parts = [teacher_games(args.env_id, args.env_config, args.teacher, args.pretrain_games, args.seed, args.gamma,
-                               workers(args.pretrain_games), args.progress, stopping, privileged)]
+                               workers_for(args.pretrain_games), args.progress, stopping,
+                               privileged=self.network.critic is not None)]
         history = self._fit_parts(parts, args.pretrain_epochs, stopping, writer, [])
         if history:  # one line, with or without progress bars: a log kept with --no-progress has it too
             print(f"cloned {len(parts[0]):,} decisions of {args.teacher}'s games in {time.perf_counter() - began:.0f} s: "
@@ -503,21 +501,28 @@ class Trainer:
         for round_ in range(1, args.dagger_rounds + 1):
             if stopping():
                 break
-            demos, record = student_games(
-                args.env_id, args.env_config, args.teacher, self.network_spec(), args.opponents, args.dagger_games,
-                int(np.random.SeedSequence([args.seed, round_]).generate_state(1)[0]), args.gamma,
-                workers(args.dagger_games), args.progress, stopping, privileged)
-            parts.append(demos)
-            history = self._fit_parts(parts, args.dagger_epochs, stopping, writer, history)
-            if writer is not None and record.results:
-                writer.add_scalar("dagger/student_win_rate", record.win_rate, round_)
-                writer.add_scalar("dagger/student_agreement", record.agreement, round_)
-            if history:
-                print(f"DAgger round {round_}: the clone won {record.win_rate:.3f} of {len(record.results):,} games "
-                      f"against {', '.join(args.opponents)} and chose as {args.teacher} in {record.agreement:.3f} of "
-                      f"its {record.decisions:,} decisions; refitted on {sum(map(len, parts)):,} decisions: "
-                      f"held-out agreement {history[-1]['held_out_agreement']:.3f}")
+            history = self._dagger_round(round_, parts, history, stopping, writer)
         self.trained_seconds += time.perf_counter() - began
+
+    def _dagger_round(self, round_: int, parts: list, history: list[dict[str, float]], stopping, writer
+                      ) -> list[dict[str, float]]:
+        """The clone's games, labelled by the teacher, added to ``parts``, and the refit on them all."""
+        args = self.args
+        demos, record = student_games(
+            args.env_id, args.env_config, args.teacher, self.network_spec(), args.opponents, args.dagger_games,
+            int(np.random.SeedSequence([args.seed, round_]).generate_state(1)[0]), args.gamma,
+            workers_for(args.dagger_games), args.progress, stopping, privileged=self.network.critic is not None)
+        parts.append(demos)
+        history = self._fit_parts(parts, args.dagger_epochs, stopping, writer, history)
+        if writer is not None and record.results:
+            writer.add_scalar("dagger/student_win_rate", record.win_rate, round_)
+            writer.add_scalar("dagger/student_agreement", record.agreement, round_)
+        if history:
+            print(f"DAgger round {round_}: the clone won {record.win_rate:.3f} of {len(record.results):,} games "
+                  f"against {', '.join(args.opponents)} and chose as {args.teacher} in {record.agreement:.3f} of "
+                  f"its {record.decisions:,} decisions; refitted on {sum(map(len, parts)):,} decisions: "
+                  f"held-out agreement {history[-1]['held_out_agreement']:.3f}")
+        return history
 
     def _fit_parts(self, parts: list, epochs: int, stopping, writer, history: list[dict[str, float]]
                    ) -> list[dict[str, float]]:

@@ -224,6 +224,12 @@ def student_games(env_id: str, env_config: dict[str, Any], teacher: str, student
     return _joined(setup, [demos for demos, _ in parts]), StudentRecord.merge(record for _, record in parts)
 
 
+def workers_for(games: int) -> int:
+    """Processes to play ``games`` games on before training: every core (nothing else runs before
+    the first rollout), but no more than there are tasks."""
+    return min(available_cores(), -(-games // TEACHER_CHUNK))
+
+
 def _tasks(games: int, seed: int) -> list[tuple[int, int, int]]:
     """(games, seed, index) of each task: `TEACHER_CHUNK` games, task k seeded by (seed, k)."""
     return [(min(TEACHER_CHUNK, games - start), int(np.random.SeedSequence([seed, k]).generate_state(1)[0]), k)
