@@ -202,6 +202,11 @@ class IllimatHeuristic(Policy):
         return s
 
     def _plan(self, s, view):
+        return next(self.consistent_plans(s, view), (None, None))[1]
+
+    def consistent_plans(self, s, view):
+        """(score, plan) of the turn's plans that the move chosen so far (``view``'s move pieces)
+        allows, best first."""
         if "plans" not in s:
             s["plans"] = self._plans(s)
         plans = s["plans"]
@@ -210,7 +215,7 @@ class IllimatHeuristic(Policy):
         action = SOW + int(view["move_action"].argmax()) if view["move_action"].any() else -1
         value = int(round(view["move_value"][0] * 28))
         items = set(np.flatnonzero(view["move_items"]).tolist())
-        for _, plan in plans:
+        for score, plan in plans:
             c, f, a, partner, v, keys = plan
             if chosen_card and c not in chosen_card:
                 continue
@@ -220,8 +225,7 @@ class IllimatHeuristic(Policy):
                 continue
             if any(k not in keys for k in items if k in {it[0] for it in s["fields"][f]}):
                 continue
-            return plan
-        return None
+            yield score, plan
 
     @staticmethod
     def _next_action(decision: int, plan, view) -> int:
