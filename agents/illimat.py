@@ -55,6 +55,9 @@ from card_envs.games.illimat.threat_features import best_of_hand, harvest_table
 PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves many turns' decisions
 
 
+PLANNED = (TURN, FIELD, ACTION, PARTNER, VALUE, ITEMS)  # the decisions a turn's plans make
+
+
 class IllimatHeuristic(Policy):
     name = "heuristic"
 
@@ -190,6 +193,26 @@ class IllimatHeuristic(Policy):
             if action in legal_set:
                 return action
         return DONE if DONE in legal_set and decision == ITEMS else legal[0]
+
+    def action_scores(self, observation, action_mask, rng) -> tuple[int, np.ndarray]:
+        """(the action `act` takes, float32[A] scores of the legal actions): an action's score is
+        that of the best plan, allowed by the move chosen so far, whose next step it is (-inf where
+        no plan goes through it). Where the choice is not the best plan's next step (seasons, the
+        Rake, swaps, claims), the scores are one-hot: 0 at the choice, -inf elsewhere. They say how
+        close each call was (benchmarks/illimat_soft_labels.py distils them)."""
+        chosen = self.act(observation, action_mask, rng)
+        scores = np.full(len(action_mask), -np.inf, np.float32)
+        view = self.layout.views(observation)
+        decision = int(view["decision"].argmax())
+        if decision in PLANNED:
+            for score, plan in self.consistent_plans(self._turn(observation), view):
+                action = self._next_action(decision, plan, view)
+                if 0 <= action < len(action_mask) and action_mask[action] and scores[action] == -np.inf:
+                    scores[action] = score
+        if scores[chosen] == -np.inf or scores[chosen] < scores.max():
+            scores[:] = -np.inf
+            scores[chosen] = 0.0
+        return chosen, scores
 
     def _turn(self, observation) -> dict:
         """`_read` of this turn's observation, cached (its plans are added when first needed)."""

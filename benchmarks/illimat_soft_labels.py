@@ -9,10 +9,10 @@ soft one spreads the target over the legal actions by the best score of a plan t
 softmax(score / T). `benchmarks/illimat_disagreements.py` found the clone missing the bot's close
 calls: soft labels say how close each call was.
 
-The bot plays ``--games`` games against itself (both seats; the observation with every piece). At
-each decision that its plans decide, an action's score is that of the best plan, allowed by the
-move chosen so far, whose next step it is; actions no plan goes through get none, and decisions
-the plans do not decide (seasons, the Rake, swaps, claims) are one-hot. The same network as the
+The bot plays ``--games`` games against itself (both seats; the observation with every piece),
+each decision scored by `IllimatHeuristic.action_scores`: an action's score is that of the best
+plan, allowed by the move chosen so far, whose next step it is; actions no plan goes through get
+none, and decisions the plans do not decide (seasons, the Rake, swaps, claims) are one-hot. The same network as the
 trainer's default (entity heads, 256x256), from the same start, is fitted to the first 90% of the
 decisions for ``--epochs`` passes with each target. Each fit then plays ``--test-games`` games
 greedily against the scripted agent (seats alternating, the same deals for each, labelled by the
@@ -44,22 +44,6 @@ from train.pretrain import play_student  # noqa: E402
 PIECES = {"harvest_features": True, "play_features": True, "threat_features": True}
 
 
-def action_scores(bot, observation: np.ndarray, mask: np.ndarray, chosen: int) -> np.ndarray:
-    """float32[A]: each legal action's best plan score (-inf where no plan goes through it); one-hot
-    (0 at ``chosen``) where the bot's choice is not its best plan's next step."""
-    scores = np.full(len(mask), -np.inf, np.float32)
-    view = bot.layout.views(observation)
-    decision = int(view["decision"].argmax())
-    for score, plan in bot.consistent_plans(bot._turn(observation), view):
-        action = bot._next_action(decision, plan, view)
-        if 0 <= action < len(mask) and mask[action] and scores[action] == -np.inf:
-            scores[action] = score
-    if scores[chosen] == -np.inf or scores[chosen] < scores.max():
-        scores[:] = -np.inf
-        scores[chosen] = 0.0
-    return scores
-
-
 def bot_games(game, bot, games: int, seed: int):
     """(observations float16, masks, choices, scores float32) of every decision of ``games`` games."""
     rng = np.random.default_rng(seed)
@@ -68,10 +52,10 @@ def bot_games(game, bot, games: int, seed: int):
     with tqdm(total=games, desc="bot games", unit="game") as bar:
         while finished < games:
             observations, masks, _ = vector.observe()
-            actions = bot.act_batch(observations, masks.astype(np.int8), rng)
+            actions = np.empty(vector.num_games, np.int64)
             for i in range(vector.num_games):
-                rows.append((observations[i].astype(np.float16), masks[i].copy(), int(actions[i]),
-                             action_scores(bot, observations[i], masks[i], int(actions[i]))))
+                actions[i], scores = bot.action_scores(observations[i], masks[i].astype(np.int8), rng)
+                rows.append((observations[i].astype(np.float16), masks[i].copy(), int(actions[i]), scores))
             done, _, _ = vector.step(actions)
             finished += int(done.sum())
             bar.update(int(done.sum()))

@@ -12,7 +12,7 @@ from agents import make_policy, named_bots
 from agents.illimat import IllimatHeuristic, IllimatLookahead, expected_best, harvest_table
 from agents.match import rotated_match, win_draw_loss
 from card_envs.games.illimat.groups import MULTIPLE_CODE
-from card_envs.games.illimat.rules import FIELD0, HARVEST, SOW, STOCKPILE, WINTER, IllimatGame
+from card_envs.games.illimat.rules import FIELD0, HARVEST, SOW, STOCKPILE, TURN, WINTER, IllimatGame
 from tests.test_illimat_properties import play_game
 from tests.test_illimat_rules import ACTIONS, position
 
@@ -109,3 +109,24 @@ def test_lookahead_beats_the_scripted_agent():
     rewards = rotated_match(GAME, [make_policy("lookahead", GAME), make_policy("heuristic", GAME)], 60, seed=1000)
     wins, _, losses = win_draw_loss(rewards[:, 0])
     assert wins > 0.55 * len(rewards) and wins > losses
+
+
+@pytest.mark.parametrize("name", ["heuristic", "lookahead"])
+def test_action_scores_rank_the_plans_with_the_agents_choice_first(name):
+    # Over whole games: the choice is `act`'s, and it holds the best score; only legal actions
+    # are scored; the card to play is usually a real ranking (several cards scored).
+    game = card_envs.make_game("illimat_v0", harvest_features=True, play_features=True, threat_features=True)
+    agent, rng, ranked, turns = make_policy(name, game), np.random.default_rng(0), 0, 0
+    for seed in range(3):
+        state = game.new_state(np.random.default_rng(seed))
+        while not state.is_terminal():
+            observation, mask = state.observation(state.current_player), state.legal_mask().astype(np.int8)
+            chosen, scores = agent.action_scores(observation, mask, rng)
+            assert chosen == agent.act(observation, mask, rng)
+            assert scores[chosen] == scores.max() > -np.inf
+            assert not np.isfinite(scores[mask == 0]).any()
+            if observation[agent.layout.slices["decision"]].argmax() == TURN and mask.sum() > 1:  # the card to play
+                turns += 1
+                ranked += int(np.isfinite(scores).sum() > 1)
+            state.apply(chosen)
+    assert turns > 20 and ranked > 0.5 * turns, (ranked, turns)
