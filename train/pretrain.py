@@ -110,29 +110,8 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
     """``games`` games of ``teacher`` in every seat; the decisions with a choice, in the order
     they were taken. ``privileged`` keeps each decision's critic inputs too (the full state and
     the seat). ``stop()`` true ends it early with the games finished so far (Ctrl-C)."""
-    rng = np.random.default_rng(seed)
-    vector = VectorGames(game, min(games, PARALLEL_GAMES), seed=int(rng.integers(2**63)))
-    recorder = Recorder(vector.num_games, game.observation_size, game.num_actions,
-                        critic_size(game, "state") if privileged else None)
-    open_games: list[list[tuple[int, int]]] = [[] for _ in range(vector.num_games)]  # (row, seat) per decision
-    finished = 0
     with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
-        while finished < games and not stop():
-            observations, masks, seats = vector.observe()
-            actions = teacher.act_batch(observations, masks.astype(np.int8), rng)
-            full = critic_inputs(vector.state_tensors(), seats, game.num_players) if privileged else None
-            # VectorGames plays forced decisions unasked: every decision it shows has a choice.
-            rows = recorder.add(observations, masks, actions, full)
-            for i in range(vector.num_games):
-                open_games[i].append((rows + i, int(seats[i])))
-            done, returns, _ = vector.step(actions)
-            for i in np.flatnonzero(done):
-                if finished < games:  # games still in play when the count is reached are dropped
-                    recorder.keep(*zip(*open_games[i]), returns[i], gamma)
-                    finished += 1
-                    bar.update()
-                open_games[i] = []
-    return recorder.demonstrations()
+        return _record_games(game, teacher, games, seed, gamma, stop, privileged, bar=bar)[0]
 
 
 @dataclass
@@ -164,39 +143,50 @@ def play_student(game, student, teacher, opponent, games: int, seed: int, gamma:
     """``games`` games of ``student`` against ``opponent`` in every other seat, the student's seat
     moving round the table from one game to the next in each slot; the student's decisions with a
     choice, each labelled with the choice ``teacher`` makes there (DAgger), and how it did."""
+    return _record_games(game, teacher, games, seed, gamma, stop, privileged, student, opponent)
+
+
+def _record_games(game, teacher, games: int, seed: int, gamma: float, stop: Callable[[], bool], privileged: bool,
+                  student=None, opponent=None, bar: tqdm | None = None) -> tuple[Demonstrations, StudentRecord]:
+    """`play_teacher` (no ``student``: the teacher in every seat, each of its decisions kept) and
+    `play_student` (the student's decisions alone, each labelled with the teacher's choice)."""
     rng = np.random.default_rng(seed)
     vector = VectorGames(game, min(games, PARALLEL_GAMES), seed=int(rng.integers(2**63)))
-    recorder = Recorder(vector.num_games, game.observation_size, game.num_actions,
-                        critic_size(game, "state") if privileged else None)
-    student_seats = np.arange(vector.num_games) % game.num_players
-    open_rows: list[list[int]] = [[] for _ in range(vector.num_games)]
-    open_agreed = np.zeros(vector.num_games, np.int64)
+    n = vector.num_games
+    recorder = Recorder(n, game.observation_size, game.num_actions, critic_size(game, "state") if privileged else None)
+    student_seats = np.arange(n) % game.num_players
+    open_rows: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (row, seat) per kept decision
+    open_agreed = np.zeros(n, np.int64)
     record = StudentRecord([], 0, 0)
     while len(record.results) < games and not stop():
         observations, masks, seats = vector.observe()
-        mine = seats == student_seats
-        actions = np.empty(vector.num_games, np.int64)
-        labels = np.empty(vector.num_games, np.int64)
-        if mine.any():
-            actions[mine] = student.act_batch(observations[mine], masks[mine], rng)
-            labels[mine] = teacher.act_batch(observations[mine], masks[mine].astype(np.int8), rng)
-        if not mine.all():
-            actions[~mine] = labels[~mine] = opponent.act_batch(observations[~mine], masks[~mine].astype(np.int8), rng)
+        kept = np.ones(n, bool) if student is None else seats == student_seats
+        chosen = student.act_batch(observations[kept], masks[kept], rng) if student is not None and kept.any() else None
+        labels = np.empty(n, np.int64)
+        if kept.any():
+            labels[kept] = teacher.act_batch(observations[kept], masks[kept].astype(np.int8), rng)
+        if not kept.all():
+            labels[~kept] = opponent.act_batch(observations[~kept], masks[~kept].astype(np.int8), rng)
+        actions = labels.copy()
+        if chosen is not None:
+            actions[kept] = chosen
         full = critic_inputs(vector.state_tensors(), seats, game.num_players) if privileged else None
+        # VectorGames plays forced decisions unasked: every decision it shows has a choice.
         rows = recorder.add(observations, masks, labels, full)
-        for i in np.flatnonzero(mine):
-            open_rows[i].append(rows + i)
-        open_agreed += mine & (actions == labels)
+        for i in np.flatnonzero(kept):
+            open_rows[i].append((rows + i, int(seats[i])))
+        open_agreed += kept & (actions == labels)
         done, returns, _ = vector.step(actions)
         for i in np.flatnonzero(done):
-            seat = int(student_seats[i])
             if len(record.results) < games:  # games still in play when the count is reached are dropped
-                recorder.keep(open_rows[i], [seat] * len(open_rows[i]), returns[i], gamma)
-                record.results.append(float(returns[i][seat]))
+                recorder.keep([row for row, _ in open_rows[i]], [seat for _, seat in open_rows[i]], returns[i], gamma)
+                record.results.append(float(returns[i][student_seats[i]]))
                 record.agreed += int(open_agreed[i])
                 record.decisions += len(open_rows[i])
+                if bar is not None:
+                    bar.update()
             open_rows[i], open_agreed[i] = [], 0
-            student_seats[i] = (seat + 1) % game.num_players
+            student_seats[i] = (student_seats[i] + 1) % game.num_players
     return recorder.demonstrations(), record
 
 
