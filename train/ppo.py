@@ -79,7 +79,7 @@ from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_ac
 from train.configs import DEFAULTS
 from train.loss import compiled, minibatch_loss
 from train.policy_terms import mask_offsets
-from train.pretrain import clone, student_games, teacher_games, workers_for
+from train.pretrain import check_scored_teacher, clone, student_games, teacher_games, workers_for
 from train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     FINAL_CHUNK, EvalProcess, elo_ratings, evaluate_checkpoint, evaluate_policy, games_per_deal)
 
@@ -131,6 +131,9 @@ class Args:
                                  "itself and the network is fitted to its choices, the value head to the results "
                                  "(train/pretrain.py; the time counts toward --max-minutes; 0: none)")
     pretrain_epochs: int = arg(10, "passes over the teacher's decisions when cloning (--pretrain-games)")
+    pretrain_temperature: float = arg(0.0, "cloning's policy target: 0, the teacher's choice; above 0, softmax(score / T) "
+                                           "of the teacher's score of each action, so that its close calls read as "
+                                           "close (a teacher with action scores: Illimat's heuristic, lookahead)")
     dagger_rounds: int = arg(0, "after cloning, rounds of DAgger: the clone (greedy) plays --dagger-games games "
                                 "against --opponents, the teacher labels each of its decisions, and the network is "
                                 "refitted to all the decisions so far for --dagger-epochs passes (on the run's "
@@ -195,6 +198,8 @@ class Args:
             raise ValueError("--pretrain-games clones the teacher's games: it needs --teacher (e.g. --teacher heuristic)")
         if self.dagger_rounds and not self.pretrain_games:
             raise ValueError("--dagger-rounds corrects a clone: it needs --pretrain-games (and --teacher)")
+        if self.pretrain_temperature and not self.pretrain_games:
+            raise ValueError("--pretrain-temperature sets cloning's target: it needs --pretrain-games (and --teacher)")
         if self.actors < 0 or (self.actors > 1 and self.num_games % self.actors):
             raise ValueError(f"--actors must be 0 or a divisor of --num-games ({self.num_games}), got {self.actors}")
         if not self.hidden or min(self.hidden) < 1:
@@ -210,6 +215,8 @@ class Args:
                 raise ValueError(f"unknown {role} {name!r}; {flag} takes {opponent_names(game)} "
                                  "or checkpoint .pt files")
             make_policy(name, game)  # a checkpoint that does not fit the game fails here
+        if self.pretrain_games and self.pretrain_temperature:
+            check_scored_teacher(make_policy(self.teacher, game), self.teacher)
 
     def to_json(self) -> dict[str, Any]:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
@@ -223,7 +230,7 @@ _LIMITS = [
      "at least 1"),
     (("learning_rate", "clip_coef", "max_grad_norm"), lambda v: v > 0, "> 0"),
     (("seed", "max_minutes", "eval_every", "pool_size", "ent_coef", "vf_coef", "teacher_coef", "pretrain_games",
-      "dagger_rounds"), lambda v: v >= 0, ">= 0"),
+      "pretrain_temperature", "dagger_rounds"), lambda v: v >= 0, ">= 0"),
     (("gamma", "gae_lambda", "opponent_share", "teacher_until"), lambda v: 0 <= v <= 1, "in [0, 1]"),
 ]
 
@@ -493,7 +500,7 @@ class Trainer:
         stopping = lambda: self.stop_requested is not None  # noqa: E731 - Ctrl-C: go on to the checkpoint
         parts = [teacher_games(args.env_id, args.env_config, args.teacher, args.pretrain_games, args.seed, args.gamma,
                                workers_for(args.pretrain_games), args.progress, stopping,
-                               privileged=self.network.critic is not None)]
+                               privileged=self.network.critic is not None, scored=args.pretrain_temperature > 0)]
         history = self._fit_parts(parts, args.pretrain_epochs, stopping, writer, [])
         if history:  # one line, with or without progress bars: a log kept with --no-progress has it too
             print(f"cloned {len(parts[0]):,} decisions of {args.teacher}'s games in {time.perf_counter() - began:.0f} s: "
@@ -511,7 +518,8 @@ class Trainer:
         demos, record = student_games(
             args.env_id, args.env_config, args.teacher, self.network_spec(), args.opponents, args.dagger_games,
             int(np.random.SeedSequence([args.seed, round_]).generate_state(1)[0]), args.gamma,
-            workers_for(args.dagger_games), args.progress, stopping, privileged=self.network.critic is not None)
+            workers_for(args.dagger_games), args.progress, stopping, privileged=self.network.critic is not None,
+            scored=args.pretrain_temperature > 0)
         parts.append(demos)
         history = self._fit_parts(parts, args.dagger_epochs, stopping, writer, history)
         if writer is not None and record.results:
@@ -528,7 +536,8 @@ class Trainer:
                    ) -> list[dict[str, float]]:
         """`train.pretrain.clone` on ``parts``, its epochs logged after ``history``'s; the whole history."""
         args = self.args
-        fitted = clone(self.network, parts, epochs, args.seed, args.vf_coef, args.progress, stopping)
+        fitted = clone(self.network, parts, epochs, args.seed, args.vf_coef, args.progress, stopping,
+                       args.pretrain_temperature)
         if writer is not None:
             for epoch, values in enumerate(fitted, start=len(history)):
                 for name, value in values.items():

@@ -56,6 +56,7 @@ TEACHER_CHUNK = 32  # games per task when the teacher's games are shared out bet
 # a decision made 2,500 games 13.6 GB in float32). Their entries are counts, flags and fractions;
 # float16's three significant digits lose nothing a network fitted to them could use.
 OBSERVATION_DTYPE = np.float16
+SCORE_DTYPE = np.float16  # the teacher's action scores (`scored`): differences of a few card weights
 
 
 @dataclass
@@ -67,23 +68,26 @@ class Demonstrations:
     actions: np.ndarray  # [D] int64, the teacher's choice
     returns: np.ndarray  # [D] float32, the deciding seat's result, discounted per own later decision
     critic_inputs: np.ndarray | None = None  # [D, C] float32, the privileged critic's (train.acting.critic_inputs)
+    scores: np.ndarray | None = None  # [D, A] float16, the teacher's score of each action (-inf: none), `soft_targets`
 
     def __len__(self) -> int:
         return len(self.actions)
 
     @classmethod
-    def empty(cls, rows: int, observation_size: int, num_actions: int, critic_size: int | None) -> "Demonstrations":
+    def empty(cls, rows: int, observation_size: int, num_actions: int, critic_size: int | None,
+              scored: bool = False) -> "Demonstrations":
         """Uninitialised arrays for `rows` decisions (np.empty: pages are committed as written)."""
         return cls(np.empty((rows, observation_size), OBSERVATION_DTYPE), np.empty((rows, num_actions), bool),
                    np.empty(rows, np.int64), np.empty(rows, np.float32),
-                   None if critic_size is None else np.empty((rows, critic_size), np.float32))
+                   None if critic_size is None else np.empty((rows, critic_size), np.float32),
+                   np.empty((rows, num_actions), SCORE_DTYPE) if scored else None)
 
     def select(self, which: np.ndarray) -> "Demonstrations":
         """The decisions ``which`` selects (a copy)."""
         return Demonstrations(*(None if array is None else array[which] for array in self._arrays()))
 
     @classmethod
-    def concatenate(cls, parts: Iterable["Demonstrations"], rows: int, sizes: tuple[int, int, int | None]
+    def concatenate(cls, parts: Iterable["Demonstrations"], rows: int, sizes: tuple[int, int, int | None, bool]
                     ) -> "Demonstrations":
         """``parts`` (``rows`` decisions in all, of ``sizes`` as `empty` takes them) in order, in one
         set of arrays. Given as an iterator that lets go of each part once it is yielded, the peak
@@ -98,7 +102,7 @@ class Demonstrations:
         return out
 
     def _arrays(self) -> tuple:
-        return self.observations, self.masks, self.actions, self.returns, self.critic_inputs
+        return self.observations, self.masks, self.actions, self.returns, self.critic_inputs, self.scores
 
 
 def never() -> bool:
@@ -106,12 +110,13 @@ def never() -> bool:
 
 
 def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progress: bool = False,
-                 stop: Callable[[], bool] = never, privileged: bool = False) -> Demonstrations:
+                 stop: Callable[[], bool] = never, privileged: bool = False, scored: bool = False) -> Demonstrations:
     """``games`` games of ``teacher`` in every seat; the decisions with a choice, in the order
     they were taken. ``privileged`` keeps each decision's critic inputs too (the full state and
-    the seat). ``stop()`` true ends it early with the games finished so far (Ctrl-C)."""
+    the seat); ``scored``, the teacher's score of each action (`teacher_scores`). ``stop()`` true
+    ends it early with the games finished so far (Ctrl-C)."""
     with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
-        return _record_games(game, teacher, games, seed, gamma, stop, privileged, bar=bar)[0]
+        return _record_games(game, teacher, games, seed, gamma, stop, privileged, scored, bar=bar)[0]
 
 
 @dataclass
@@ -138,22 +143,40 @@ class StudentRecord:
 
 
 def play_student(game, student, teacher, opponent, games: int, seed: int, gamma: float = 1.0,
-                 stop: Callable[[], bool] = never, privileged: bool = False
+                 stop: Callable[[], bool] = never, privileged: bool = False, scored: bool = False
                  ) -> tuple[Demonstrations, StudentRecord]:
     """``games`` games of ``student`` against ``opponent`` in every other seat, the student's seat
     moving round the table from one game to the next in each slot; the student's decisions with a
     choice, each labelled with the choice ``teacher`` makes there (DAgger), and how it did."""
-    return _record_games(game, teacher, games, seed, gamma, stop, privileged, student, opponent)
+    return _record_games(game, teacher, games, seed, gamma, stop, privileged, scored, student, opponent)
+
+
+def check_scored_teacher(teacher, name: str) -> None:
+    """ValueError unless ``teacher`` (the policy ``name`` makes) scores its actions (`teacher_scores`)."""
+    if not callable(getattr(teacher, "action_scores", None)):
+        raise ValueError(f"soft labels (--pretrain-temperature above 0) need the teacher's score of each action, "
+                         f"and {name!r} gives none (it has no action_scores method; Illimat's heuristic and "
+                         f"lookahead have one): use --pretrain-temperature 0 or such a teacher")
+
+
+def teacher_scores(teacher, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The teacher's choices (as ``act_batch`` makes them, drawing on ``rng`` alike) and its
+    float32 [rows, A] score of each legal action (-inf: unscored), from its ``action_scores``."""
+    chosen, scores = zip(*(teacher.action_scores(o, m, rng) for o, m in zip(observations, masks)))
+    return np.array(chosen, np.int64), np.stack(scores)
 
 
 def _record_games(game, teacher, games: int, seed: int, gamma: float, stop: Callable[[], bool], privileged: bool,
-                  student=None, opponent=None, bar: tqdm | None = None) -> tuple[Demonstrations, StudentRecord]:
+                  scored: bool = False, student=None, opponent=None, bar: tqdm | None = None
+                  ) -> tuple[Demonstrations, StudentRecord]:
     """`play_teacher` (no ``student``: the teacher in every seat, each of its decisions kept) and
     `play_student` (the student's decisions alone, each labelled with the teacher's choice)."""
     rng = np.random.default_rng(seed)
     vector = VectorGames(game, min(games, PARALLEL_GAMES), seed=int(rng.integers(2**63)))
     n = vector.num_games
-    recorder = Recorder(n, game.observation_size, game.num_actions, critic_size(game, "state") if privileged else None)
+    recorder = Recorder(n, game.observation_size, game.num_actions, critic_size(game, "state") if privileged else None,
+                        scored)
     student_seats = np.arange(n) % game.num_players
     open_rows: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (row, seat) per kept decision
     open_agreed = np.zeros(n, np.int64)
@@ -163,7 +186,10 @@ def _record_games(game, teacher, games: int, seed: int, gamma: float, stop: Call
         kept = np.ones(n, bool) if student is None else seats == student_seats
         chosen = student.act_batch(observations[kept], masks[kept], rng) if student is not None and kept.any() else None
         labels = np.empty(n, np.int64)
-        if kept.any():
+        scores = np.full((n, game.num_actions), -np.inf, np.float32) if scored else None
+        if kept.any() and scored:
+            labels[kept], scores[kept] = teacher_scores(teacher, observations[kept], masks[kept].astype(np.int8), rng)
+        elif kept.any():
             labels[kept] = teacher.act_batch(observations[kept], masks[kept].astype(np.int8), rng)
         if not kept.all():
             labels[~kept] = opponent.act_batch(observations[~kept], masks[~kept].astype(np.int8), rng)
@@ -172,7 +198,7 @@ def _record_games(game, teacher, games: int, seed: int, gamma: float, stop: Call
             actions[kept] = chosen
         full = critic_inputs(vector.state_tensors(), seats, game.num_players) if privileged else None
         # VectorGames plays forced decisions unasked: every decision it shows has a choice.
-        rows = recorder.add(observations, masks, labels, full)
+        rows = recorder.add(observations, masks, labels, full, scores)
         for i in np.flatnonzero(kept):
             open_rows[i].append((rows + i, int(seats[i])))
         open_agreed += kept & (actions == labels)
@@ -192,24 +218,24 @@ def _record_games(game, teacher, games: int, seed: int, gamma: float, stop: Call
 
 def teacher_games(env_id: str, env_config: dict[str, Any], teacher: str, games: int, seed: int,
                   gamma: float = 1.0, workers: int = 1, progress: bool = False, stop: Callable[[], bool] = never,
-                  privileged: bool = False) -> Demonstrations:
+                  privileged: bool = False, scored: bool = False) -> Demonstrations:
     """`play_teacher` by tasks of `TEACHER_CHUNK` games, task k seeded by (seed, k), played by
     ``workers`` processes (``teacher`` is a policy spec, as ``--teacher`` takes it): the same
     demonstrations whatever the number of workers, in task order. ``stop()`` true keeps the tasks
     finished so far (and, in one process, the games finished in the task in progress)."""
-    setup = _Setup(env_id, env_config, teacher, gamma, privileged)
+    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored)
     parts = _play_tasks(setup, _tasks(games, seed), workers, progress, stop, "teacher games")
     return _joined(setup, parts)
 
 
 def student_games(env_id: str, env_config: dict[str, Any], teacher: str, student: dict[str, Any],
                   opponents: Sequence[str], games: int, seed: int, gamma: float = 1.0, workers: int = 1,
-                  progress: bool = False, stop: Callable[[], bool] = never, privileged: bool = False
-                  ) -> tuple[Demonstrations, StudentRecord]:
+                  progress: bool = False, stop: Callable[[], bool] = never, privileged: bool = False,
+                  scored: bool = False) -> tuple[Demonstrations, StudentRecord]:
     """`play_student` by tasks, as `teacher_games`: ``student`` is the network as
     `agents.neural.network_from_checkpoint` takes it, playing greedily; task k plays against
     ``opponents[k % len(opponents)]`` and is seeded by ``seed`` (give each round its own) and k."""
-    setup = _Setup(env_id, env_config, teacher, gamma, privileged, student, tuple(opponents))
+    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored, student, tuple(opponents))
     parts = _play_tasks(setup, _tasks(games, seed), workers, progress, stop, "student games")
     return _joined(setup, [demos for demos, _ in parts]), StudentRecord.merge(record for _, record in parts)
 
@@ -235,6 +261,7 @@ class _Setup:
     teacher: str
     gamma: float
     privileged: bool
+    scored: bool
     student: dict[str, Any] | None = None
     opponents: tuple[str, ...] = ()
 
@@ -242,6 +269,9 @@ class _Setup:
 def _play_tasks(setup: _Setup, tasks: list[tuple[int, int, int]], workers: int, progress: bool,
                 stop: Callable[[], bool], desc: str) -> list:
     """Each task's result, in task order: played here (``workers`` 1) or by a pool of processes."""
+    if setup.scored:  # here, before a pool's workers would each fail to start
+        check_scored_teacher(make_policy(setup.teacher, card_envs.make_game(setup.env_id, **setup.env_config)),
+                             setup.teacher)
     parts = []
     with tqdm(total=sum(task[0] for task in tasks), desc=desc, unit="game", disable=not progress) as bar:
         if workers == 1:
@@ -265,7 +295,8 @@ def _play_tasks(setup: _Setup, tasks: list[tuple[int, int, int]], workers: int, 
 
 def _joined(setup: _Setup, parts: list[Demonstrations]) -> Demonstrations:
     game = card_envs.make_game(setup.env_id, **setup.env_config)
-    sizes = (game.observation_size, game.num_actions, critic_size(game, "state") if setup.privileged else None)
+    sizes = (game.observation_size, game.num_actions, critic_size(game, "state") if setup.privileged else None,
+             setup.scored)
     return Demonstrations.concatenate(_drain(parts), sum(len(part) for part in parts), sizes)
 
 
@@ -290,9 +321,9 @@ class _Games:
         setup = self.setup
         if self.student is None:
             return play_teacher(self.game, self.teacher, games, seed, setup.gamma, stop=stop,
-                                privileged=setup.privileged)
+                                privileged=setup.privileged, scored=setup.scored)
         return play_student(self.game, self.student, self.teacher, self.opponents[index % len(self.opponents)],
-                            games, seed, setup.gamma, stop=stop, privileged=setup.privileged)
+                            games, seed, setup.gamma, stop=stop, privileged=setup.privileged, scored=setup.scored)
 
 
 _WORKER_GAMES: _Games | None = None
@@ -341,17 +372,19 @@ class Recorder:
     heap (300 Illimat games held 2.2 times their data); a large chunk goes back to the system
     when freed, so copying out the kept rows chunk by chunk peaks near one copy."""
 
-    def __init__(self, games_per_step: int, observation_size: int, num_actions: int, critic_size: int | None):
-        row_bytes = np.dtype(OBSERVATION_DTYPE).itemsize * observation_size + 4 * (critic_size or 0) + num_actions + 12
+    def __init__(self, games_per_step: int, observation_size: int, num_actions: int, critic_size: int | None,
+                 scored: bool = False):
+        row_bytes = (np.dtype(OBSERVATION_DTYPE).itemsize * observation_size + 4 * (critic_size or 0) + num_actions + 12
+                     + np.dtype(SCORE_DTYPE).itemsize * num_actions * scored)
         self.step_rows = games_per_step
         self.chunk_rows = max(1, CHUNK_BYTES // (row_bytes * games_per_step)) * games_per_step
-        self.sizes = (observation_size, num_actions, critic_size)
+        self.sizes = (observation_size, num_actions, critic_size, scored)
         self.chunks: list[Demonstrations] = []
         self.kept: list[np.ndarray] = []  # per chunk: rows of finished games
         self.rows = 0
 
     def add(self, observations: np.ndarray, masks: np.ndarray, actions: np.ndarray,
-            full: np.ndarray | None) -> int:
+            full: np.ndarray | None, scores: np.ndarray | None = None) -> int:
         """Record one step's decisions (one per game); the first one's row (game i's is that + i)."""
         at = self.rows % self.chunk_rows
         if at == 0:
@@ -361,6 +394,8 @@ class Recorder:
         chunk.observations[rows], chunk.masks[rows], chunk.actions[rows] = observations, masks, actions
         if full is not None:
             chunk.critic_inputs[rows] = full
+        if scores is not None:
+            chunk.scores[rows] = scores
         first, self.rows = self.rows, self.rows + self.step_rows
         return first
 
@@ -383,18 +418,30 @@ class Recorder:
 
 
 def clone(network: ActorCritic, demos: Demonstrations | Sequence[Demonstrations], epochs: int, seed: int,
-          vf_coef: float = 0.5, progress: bool = False, stop: Callable[[], bool] = never) -> list[dict[str, float]]:
+          vf_coef: float = 0.5, progress: bool = False, stop: Callable[[], bool] = never, temperature: float = 0.0
+          ) -> list[dict[str, float]]:
     """Fit ``network`` to ``demos`` (one set, or a list of parts fitted as one) for ``epochs``
     passes; per epoch, the mean losses on the fitted decisions and the share of the held-out ones
-    where the greedy policy chose as the teacher. Each part's held-out decisions are drawn from
-    ``seed`` in turn, so a part keeps them when later parts are added (DAgger's refits). A separate
-    critic (``--critic state``) is fitted on the demonstrations' critic inputs, which it needs.
-    ``stop()`` true ends it after the epoch in progress."""
+    where the greedy policy chose as the teacher. The policy's target is the teacher's choice, or
+    with ``temperature`` above 0 its scores' `soft_targets` (which the demonstrations must keep:
+    ``scored``). Each part's held-out decisions are drawn from ``seed`` in turn, so a part keeps
+    them when later parts are added (DAgger's refits). A separate critic (``--critic state``) is
+    fitted on the demonstrations' critic inputs, which it needs. ``stop()`` true ends it after the
+    epoch in progress."""
     parts = [demos] if isinstance(demos, Demonstrations) else list(demos)
     if network.critic is not None and any(part.critic_inputs is None for part in parts):
         raise ValueError("the network has a separate critic: play_teacher(..., privileged=True) keeps its inputs")
+    if temperature > 0 and any(part.scores is None for part in parts):
+        raise ValueError("soft targets (temperature > 0) need the teacher's scores: play_teacher(..., scored=True)")
     with all_cores():
-        return _fit(network, parts, epochs, seed, vf_coef, progress, stop)
+        return _fit(network, parts, epochs, seed, vf_coef, progress, stop, temperature)
+
+
+def soft_targets(scores: torch.Tensor, temperature: float) -> torch.Tensor:
+    """softmax(scores / temperature) per row: the teacher's close calls shared between their
+    actions, its clear ones near one-hot; unscored actions (-inf) get 0. Why: the clone of
+    Illimat's bot missed its close calls, and fitted to these it won more (docs/training_illimat_v0/)."""
+    return torch.softmax(scores.float() / temperature, dim=1)
 
 
 @contextmanager
@@ -410,11 +457,12 @@ def all_cores():
 
 
 def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: int, vf_coef: float,
-         progress: bool, stop: Callable[[], bool]) -> list[dict[str, float]]:
+         progress: bool, stop: Callable[[], bool], temperature: float) -> list[dict[str, float]]:
     generator = torch.Generator().manual_seed(seed)
     held, fit = _split(parts, generator)
-    x, y, masks, targets, full = (_Rows([getattr(part, name) for part in parts])
-                                  for name in ("observations", "actions", "masks", "returns", "critic_inputs"))
+    x, y, masks, targets, full, scores = (
+        _Rows([getattr(part, name) for part in parts])
+        for name in ("observations", "actions", "masks", "returns", "critic_inputs", "scores"))
     optimizer = torch.optim.Adam(network.parameters(), lr=LEARNING_RATE)
     history = []
     network.train()
@@ -424,7 +472,11 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
         policy_sum = value_sum = 0.0
         for batch in fit[torch.randperm(len(fit), generator=generator)].split(MINIBATCH):
             logits, values = network.heads(x[batch].float(), full[batch])
-            policy_loss = torch.nn.functional.cross_entropy(logits + mask_offsets(masks[batch]), y[batch])
+            legal_logits = logits + mask_offsets(masks[batch])
+            if temperature > 0:
+                policy_loss = -(soft_targets(scores[batch], temperature) * legal_logits.log_softmax(1)).sum(1).mean()
+            else:
+                policy_loss = torch.nn.functional.cross_entropy(legal_logits, y[batch])
             loss = policy_loss
             if values is not None:
                 value_loss = 0.5 * (values - targets[batch]).square().mean()
