@@ -76,6 +76,40 @@ def test_training_logs_periodic_evaluations_at_their_steps(tmp_path, eval_proces
     assert trainer.baseline_results is not None and "elo" in trainer.last_eval
 
 
+class StarvedEvaluator:
+    """An evaluator whose evaluations never finish (as Illimat's, at low priority beside two actors)."""
+
+    def __init__(self, args):
+        self.busy, self.waited, self.closed = False, False, False
+
+    def submit(self, step, weights):
+        self.busy = True
+        return True
+
+    def poll(self, wait=False):
+        self.waited |= wait
+        self.busy &= not wait  # waited for, it would finish at last
+        return []
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.mark.parametrize("max_minutes, waited", [(0.02, False), (0, True)])
+def test_a_periodic_evaluation_in_flight_is_dropped_when_the_time_limit_ends_the_run(
+        tmp_path, monkeypatch, capsys, max_minutes, waited):
+    evaluators = []
+    monkeypatch.setattr("train.ppo.EvalProcess", lambda args: evaluators.append(StarvedEvaluator(args)) or evaluators[-1])
+    args = tiny_args(tmp_path, total_steps=10**9 if max_minutes else 16 * 16 * 4, max_minutes=max_minutes,
+                     eval_every=16 * 16)
+    trainer = Trainer(args)
+    trainer.train(Writer())
+    [evaluator] = evaluators
+    assert evaluator.closed and evaluator.waited == waited and trainer.evaluator is None
+    assert ("the periodic evaluation in flight is dropped" in capsys.readouterr().out) != waited
+    assert "win_rate_vs_random" in trainer.last_eval  # the final evaluation, either way
+
+
 def test_the_policy_holds_every_seat_of_its_team():
     """Piles: the evaluated policy plays both partners, in both team seatings; other games: seat
     0 only, in every rotation (as before)."""

@@ -627,9 +627,7 @@ class Trainer:
         self.finishing = True
         if self.stop_requested:  # came while saving
             raise KeyboardInterrupt
-        if self.evaluator is not None:  # log the evaluation in flight, then stop the evaluator
-            self._log_finished(writer, self.evaluator.poll(wait=True))
-            self.stop_evaluator()
+        self._finish_periodic_evals(writer, out_of_time=time.perf_counter() >= deadline)
         self._final_eval(writer)
         self.save()
         bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
@@ -682,6 +680,17 @@ class Trainer:
         self._log_finished(writer, self.evaluator.poll())
         if self.eval_due and self.evaluator.submit(self.step, self.network.state_dict()):
             self.eval_due = False
+
+    def _finish_periodic_evals(self, writer, out_of_time: bool) -> None:
+        """Log the periodic evaluation in flight and stop the evaluator. Where the run ended on
+        --max-minutes, one not yet finished is dropped instead: the final evaluation supersedes it
+        and needs the time left (on Illimat a starved one held the end of an hour's run 14 minutes)."""
+        if self.evaluator is None:
+            return
+        self._log_finished(writer, self.evaluator.poll(wait=not out_of_time))
+        if self.evaluator.busy:
+            print("--max-minutes reached: the periodic evaluation in flight is dropped; the final one follows")
+        self.stop_evaluator()
 
     def _log_finished(self, writer, finished) -> None:
         for step, results, baselines in finished:
