@@ -40,27 +40,32 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # the scripted agent alone, a 12-minute run beat random in only 76% of games.
     "piles_v0": {**HOUR, "hidden": (256, 256), "opponent_share": 0.75, "opponents": ("heuristic", "random")},
     # Cloned first (train/pretrain.py): the `lookahead` bot's own 5,000 games, played on both
-    # cores (19.7 minutes), fitted for 4 passes before PPO (1.14M decisions, 30.6 minutes of the
-    # hour in all, 0.941 agreement on held-out ones), on an observation with the harvest, play and
-    # threat pieces (what each hand card's harvest, stockpile or sow would do in each field, and
-    # what each leaves the next player: the bot's own threat) and the card and field actions scored
-    # by entity heads (agents.neural.EntityScorer); then PPO against the scripted agent alone,
-    # gently (lr 2e-4, a small entropy bonus) so as not to unlearn the clone, without labels: the
-    # hour's run ended at 0.564 against it (2.0M steps, 1.4k steps/s: the threat pieces'
-    # searches). Why 5,000 games and 4 passes: with 2,500 the held-out agreement stopped at 0.934
-    # after the third pass while the fit went on (the clone learned its games by heart) and the
-    # hour ended at 0.530. Their observations are kept in float16 (5,808 floats each: 13 GB).
-    # The final evaluation plays 120 deals (480 games and the baselines' 240; 150 deals took 5.5
-    # minutes on 2 cores), so that the command ends within the hour (games against random are
-    # slow: their crowded fields make the pieces costly); the 2,000-game measure is
-    # `python -m evaluate` (README). Before (docs/training_illimat_v0/history.md, probes.md): 0.530
-    # with 2,500 games; 0.459 cloning the scripted agent, before the threat pieces; 0.337 before
-    # the play pieces. DAgger after 4,000 of the bot's games (2 rounds of 2,000 of the clone's)
-    # ended at 0.535: the clone already chose as the bot on its own positions (dagger.md there).
+    # cores (14.6 minutes), fitted for 4 passes before PPO (1.14M decisions, 22 minutes of the
+    # hour in all) to softmax(score / 0.3) of the bot's score of each legal action
+    # (`--pretrain-temperature`: its close calls read as close, where its choice alone said only
+    # which action won; 0.924 agreement with its choices on held-out decisions), on an observation
+    # with the harvest, play and threat pieces (what each hand card's harvest, stockpile or sow
+    # would do in each field, and what each leaves the next player: the bot's own threat) and the
+    # card and field actions scored by entity heads (agents.neural.EntityScorer); then PPO against
+    # the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not to unlearn the
+    # clone, without labels: the hour's run ended at 0.602 against it over 2,000 games (3.8M
+    # steps, 2.0k steps/s; docs/training_illimat_v0/soft_labels.md). Fitted to the bot's choices
+    # instead, the same recipe ended at 0.564 (before_soft_labels/ there). Why 5,000 games and
+    # 4 passes: with 2,500 the held-out agreement stopped at 0.934 after the third pass while the
+    # fit went on (the clone learned its games by heart) and the hour ended at 0.530. Their
+    # observations are kept in float16 (5,808 floats each: 13 GB). The final evaluation plays 120
+    # deals (480 games and the baselines' 240; about 2 minutes on 2 cores), so that the command
+    # ends within the hour (games against random are slow: their crowded fields make the pieces
+    # costly); the 2,000-game measure is `python -m evaluate` (README). Before
+    # (docs/training_illimat_v0/history.md, probes.md): 0.530 with 2,500 games; 0.459 cloning the
+    # scripted agent, before the threat pieces; 0.337 before the play pieces. DAgger after 4,000
+    # of the bot's games (2 rounds of 2,000 of the clone's, hard labels) ended at 0.535: the clone
+    # already chose as the bot on its own positions (dagger.md there).
     # Evaluate with --config '{"harvest_features": true, "play_features": true, "threat_features": true}'.
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
                    "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,
-                   "pretrain_games": 5000, "pretrain_epochs": 4, "opponent_share": 1.0, "opponents": ("heuristic",),
+                   "pretrain_games": 5000, "pretrain_epochs": 4, "pretrain_temperature": 0.3,
+                   "opponent_share": 1.0, "opponents": ("heuristic",),
                    "pool_size": 0, "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2, "final_eval_deals": 120},
     # Cloned first, as Illimat (2,000 of the scripted agent's games), then PPO with a quarter of
     # the games in self-play and the rest against the scripted agent or past snapshots, gently
