@@ -16,6 +16,11 @@ privileged critic (``--critic state``) is fitted the same way on the full state 
 was taken in: left at its random start, its advantages undid a Dominion clone within 2M steps
 (0.045 against the teacher, where the same run with the shared-trunk critic stood at 0.475).
 
+Soft labels (``--pretrain-temperature T``): the teacher's choice says which action won, not by how
+much. A teacher that scores its actions (``action_scores``: Illimat's scripted agents) has each
+decision's scores kept (``scored``), and the policy is fitted to softmax(score / T) of them
+(`soft_targets`), so that its close calls read as close (docs/training_illimat_v0/soft_labels.md).
+
 DAgger (``--dagger-rounds``, Ross et al. 2011) then corrects the clone where it goes its own way:
 each round the clone (greedy, as it is evaluated) plays games against the opponents, the teacher
 labels every decision the clone takes, and the network is refitted to all the decisions so far
