@@ -78,5 +78,6 @@ def main() -> None:
         print(f"| {name} | {agreement:.3f} | {record.agreement:.3f} | {record.win_rate:.3f} [{low:.3f}, {high:.3f}] |",
               flush=True)
 
+
 if __name__ == "__main__":
     main()

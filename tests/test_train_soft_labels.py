@@ -55,6 +55,12 @@ def test_scored_games_are_the_same_whatever_the_number_of_processes():
     assert np.array_equal(one.actions, two.actions)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_scored_games_of_a_teacher_without_scores_are_refused_before_any_game(workers):
+    with pytest.raises(ValueError, match="'heuristic' gives none"):
+        teacher_games("three_piles_v0", {}, "heuristic", 64, seed=0, workers=workers, scored=True)
+
+
 def test_soft_targets_share_close_calls_and_give_nothing_to_unscored_actions():
     scores = torch.tensor([[1.0, 1.0, -np.inf], [2.0, 0.0, -np.inf]], dtype=torch.float16)
     cold, warm = soft_targets(scores, 0.01), soft_targets(scores, 100.0)

@@ -499,8 +499,7 @@ class Trainer:
         args, began = self.args, time.perf_counter()
         stopping = lambda: self.stop_requested is not None  # noqa: E731 - Ctrl-C: go on to the checkpoint
         parts = [teacher_games(args.env_id, args.env_config, args.teacher, args.pretrain_games, args.seed, args.gamma,
-                               workers_for(args.pretrain_games), args.progress, stopping,
-                               privileged=self.network.critic is not None, scored=args.pretrain_temperature > 0)]
+                               workers_for(args.pretrain_games), args.progress, stopping, **self._recorded())]
         history = self._fit_parts(parts, args.pretrain_epochs, stopping, writer, [])
         if history:  # one line, with or without progress bars: a log kept with --no-progress has it too
             print(f"cloned {len(parts[0]):,} decisions of {args.teacher}'s games in {time.perf_counter() - began:.0f} s: "
@@ -511,6 +510,11 @@ class Trainer:
             history = self._dagger_round(round_, parts, history, stopping, writer)
         self.trained_seconds += time.perf_counter() - began
 
+    def _recorded(self) -> dict[str, bool]:
+        """What the teacher's and the clone's games keep beside each decision, the same for every
+        part (a refit reads them as one): the privileged critic's inputs, the teacher's scores."""
+        return {"privileged": self.network.critic is not None, "scored": self.args.pretrain_temperature > 0}
+
     def _dagger_round(self, round_: int, parts: list, history: list[dict[str, float]], stopping, writer
                       ) -> list[dict[str, float]]:
         """The clone's games, labelled by the teacher, added to ``parts``, and the refit on them all."""
@@ -518,8 +522,7 @@ class Trainer:
         demos, record = student_games(
             args.env_id, args.env_config, args.teacher, self.network_spec(), args.opponents, args.dagger_games,
             int(np.random.SeedSequence([args.seed, round_]).generate_state(1)[0]), args.gamma,
-            workers_for(args.dagger_games), args.progress, stopping, privileged=self.network.critic is not None,
-            scored=args.pretrain_temperature > 0)
+            workers_for(args.dagger_games), args.progress, stopping, **self._recorded())
         parts.append(demos)
         history = self._fit_parts(parts, args.dagger_epochs, stopping, writer, history)
         if writer is not None and record.results:

@@ -477,11 +477,8 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
         policy_sum = value_sum = 0.0
         for batch in fit[torch.randperm(len(fit), generator=generator)].split(MINIBATCH):
             logits, values = network.heads(x[batch].float(), full[batch])
-            legal_logits = logits + mask_offsets(masks[batch])
-            if temperature > 0:
-                policy_loss = -(soft_targets(scores[batch], temperature) * legal_logits.log_softmax(1)).sum(1).mean()
-            else:
-                policy_loss = torch.nn.functional.cross_entropy(legal_logits, y[batch])
+            target = soft_targets(scores[batch], temperature) if temperature > 0 else y[batch]
+            policy_loss = torch.nn.functional.cross_entropy(logits + mask_offsets(masks[batch]), target)
             loss = policy_loss
             if values is not None:
                 value_loss = 0.5 * (values - targets[batch]).square().mean()
