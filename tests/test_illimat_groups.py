@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import card_envs
 from agents import make_policy
-from card_envs.games.illimat.groups import (MULTIPLE_CODE, NUM_KINDS, coverable, groups_totalling, heaviest_groups,
-                                             heaviest_packing, plain_groups_by_total)
+from card_envs.games.illimat.groups import (MULTIPLE_CODE, NUM_KINDS, coverable, groups_totalling, groups_totalling_each,
+                                             heaviest_groups, heaviest_packing, plain_groups_by_total)
 from card_envs.games.illimat.rules import CARD0, DONE, FIELD0, HARVEST, ITEMS, STOCKPILE, VALUE0, cname
 from tests.test_illimat_properties import partitions
 
@@ -149,3 +149,21 @@ def test_the_cached_search_answers_as_the_search_per_target(codes, target, activ
         gain, mask = heaviest_packing(by_bit, list(weights), 1 << n if active else 0, n + bool(active))
         expected = (gain, mask)
     assert heaviest_groups(target, codes, weights, active) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 14), st.integers(2, 14).map(lambda v: MULTIPLE_CODE + v)), max_size=10),
+       st.sampled_from([100, 400, 2_000]))
+def test_every_target_at_once_answers_as_one_search_per_target(codes, budget):
+    """Where no search could be cut by its budget, the one pass lists the same groups, in the same
+    order, as `groups_totalling` for each target (so the observation pieces built on it are the
+    same bit for bit); where one could, it declines."""
+    codes = tuple(codes)
+    each = groups_totalling_each(codes, budget)
+    plain = [code for code in codes if code < MULTIPLE_CODE]
+    tree = sum(int(np.prod([3 if code == 0 else 2 for code in plain[:depth]])) for depth in range(len(plain) + 1))
+    assert (each is None) == (tree > budget)
+    if each is not None:
+        for target in range(1, 15):
+            searched = groups_totalling(target, codes, 0, budget)
+            assert (each[target] or [[] for _ in codes]) == searched

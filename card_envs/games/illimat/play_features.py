@@ -124,9 +124,15 @@ def play_features(state, player: int, unseen: np.ndarray) -> np.ndarray:
     plays = np.zeros((len(PLAY_ROWS), NUM_FIELDS, NUM_CARDS), dtype=np.float32)
     hand = state.hands[player]
     if hand:
-        unseen_cards = np.flatnonzero(unseen).tolist()
+        hand_key, unseen_cards = tuple(sorted(hand)), tuple(np.flatnonzero(unseen).tolist())
         for f in range(NUM_FIELDS):
-            _field_plays(state, f, hand, plays[:, f], unseen_cards, rules)
+            items = tuple((code, tuple(pile[3]) if pile else (key,)) for key, code, pile in state.items(f))
+            allowed = bool(items) and state._harvest_allowed(f)
+            sums, multiples = state._field_sums(f) if allowed else (0, 0)
+            luminary = state.lum[f] != rules.NO_LUMINARY
+            plays[:, f] = field_plays(items, state.season(f), allowed, (sums | multiples) & VALUE_BITS,
+                                      (luminary and state.lum_up[f], luminary and not state.lum_up[f]),
+                                      state.okus_left > 0, hand_key, unseen_cards)
     plays /= SCALE[:, None, None]
     move = np.zeros((len(PLAY_ROWS), NUM_FIELDS), dtype=np.float32)
     if state.current_player == player and state.m_card in hand:
@@ -134,27 +140,29 @@ def play_features(state, player: int, unseen: np.ndarray) -> np.ndarray:
     return np.concatenate([plays.ravel(), move.ravel()])
 
 
-def _field_plays(state, f: int, hand: list[int], out: np.ndarray, unseen_cards: list[int], rules) -> None:
-    """Fills `out` [rows, 65] (unscaled) for field f."""
-    season = state.season(f)
-    entries = state.items(f)
-    items = tuple((code, tuple(pile[3]) if pile else (key,)) for key, code, pile in entries)
+# Cached: within a turn every decision asks again for the same field and hand (and the trainer
+# interleaves a few hundred games, hence the size).
+@lru_cache(maxsize=1 << 12)
+def field_plays(items: tuple, season: int, allowed: bool, reachable: int, luminary: tuple[bool, bool], okus: bool,
+                hand: tuple[int, ...], unseen_cards: tuple[int, ...]) -> np.ndarray:
+    """The rows [PLAY_ROWS, 65] (unscaled) of one field given as (code, cards) per item, for the
+    cards of `hand`: `allowed`, whether harvesting is allowed there; `reachable`, the field's sums
+    (`best_harvests`); `luminary`, (face up, face down) there; `okus`, whether one is left."""
+    from card_envs.games.illimat import rules
+    out = np.zeros((len(PLAY_ROWS), NUM_CARDS), dtype=np.float32)
     for c in hand:
         out[ROW["sow"], c] = season != AUTUMN
     if not items:
-        return
-    sums, multiples = state._field_sums(f)
-    if state._harvest_allowed(f):
-        table = best_harvests(items, (sums | multiples) & VALUE_BITS)  # the bits it reads: shares its cache
-        luminary = state.lum[f] != rules.NO_LUMINARY
-        lum_up, lum_down = luminary and state.lum_up[f], luminary and not state.lum_up[f]
+        return _frozen(out)
+    if allowed:
+        table = best_harvests(items, reachable)
         for c in hand:
             best = heaviest_harvest(table, rules.HARVEST_VALUES[c])
             if best is not None:
                 _, facts, clears, _ = best
                 out[:4, c] = facts
                 out[ROW["harvest_clears"]:ROW["clear_reveal"] + 1, c] = (
-                    clears, clears and state.okus_left > 0, clears and lum_up, clears and lum_down)
+                    clears, clears and okus, clears and luminary[0], clears and luminary[1])
     if season != SPRING:
         for c in hand:
             values = tuple(sorted({rules.PASSIVE_VALUE[d] for d in hand if d != c}))
@@ -163,3 +171,9 @@ def _field_plays(state, f: int, hand: list[int], out: np.ndarray, unseen_cards: 
                 out[ROW["stockpile_cards"], c] = cards
                 stealers = sum(T in rules.HARVEST_VALUES[x] for x in unseen_cards)
                 out[ROW["stockpile_risk"], c] = stealers / max(1, len(unseen_cards))
+    return _frozen(out)
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False  # a cached answer: nobody may change it
+    return array

@@ -34,7 +34,7 @@ import numpy as np
 from card_envs.core.cards import RANK, SUIT
 from card_envs.core.layout import Piece
 from card_envs.games.illimat.groups import (
-    MULTIPLE_CODE, counts_of, groups_totalling, heaviest_packing, subset_sums)
+    MULTIPLE_CODE, counts_of, groups_totalling, groups_totalling_each, heaviest_packing, subset_sums)
 from card_envs.games.illimat.play_features import (
     AUTUMN, CARD_WEIGHT, IS_FOOL, MAX_VALUE, NUM_CARDS, NUM_FIELDS, SPRING, SUMMER, VALUE_BITS, WINTER,
     best_harvests, best_stockpile, heaviest_harvest)
@@ -79,8 +79,9 @@ def harvest_table(items: tuple[tuple[int, float], ...]) -> tuple[tuple[float, bo
     every play leaves (the ``lookahead`` bot's too). Cached."""
     codes, weights, n = tuple(code for code, _ in items), [w for _, w in items], len(items)
     table = [(0.0, False)] * (MAX_VALUE + 1)
+    each = groups_totalling_each(codes, budget=400)  # the same groups in one pass, on most fields
     for v in range(1, MAX_VALUE + 1):
-        by_bit = groups_totalling(v, codes, 0, budget=400) if n else []
+        by_bit = each[v] if each is not None else groups_totalling(v, codes, 0, budget=400) if n else []
         if any(by_bit):
             gain, mask = heaviest_packing(by_bit, weights, 0, n, budget=600)
             if mask:
