@@ -167,3 +167,52 @@ def test_every_target_at_once_answers_as_one_search_per_target(codes, budget):
         for target in range(1, 15):
             searched = groups_totalling(target, codes, 0, budget)
             assert (each[target] or [[] for _ in codes]) == searched
+
+
+def searched_packing(groups_by_bit, weights, required, n_bits, budget):
+    """`heaviest_packing`'s bounded search alone, written out again: the reference for its shortcut."""
+    nodes, best = [budget], [-1e9, 0]
+
+    def rec(bit, used, total):
+        nodes[0] -= 1
+        if nodes[0] < 0:
+            return
+        while bit < n_bits and used >> bit & 1:
+            bit += 1
+        if bit >= n_bits:
+            if used & required == required and total > best[0]:
+                best[:] = [total, used]
+            return
+        for g in groups_by_bit[bit]:
+            if not g & used:
+                rec(bit + 1, used | g, total + sum(weights[i] for i in range(n_bits) if g >> i & 1))
+        if not required >> bit & 1:
+            rec(bit + 1, used, total)
+
+    rec(0, 0, 0.0)
+    return best[0], best[1]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.integers(1, 9).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.integers(1, (1 << n) - 1), max_size=6),
+    st.lists(st.one_of(st.sampled_from([0.0, 0.2, 1.6, 1.7, -1.0]), st.floats(0.01, 3.0)), min_size=n, max_size=n),
+    st.integers(0, (1 << n) - 1), st.sampled_from([3, 8, 600]))), st.booleans())
+def test_packing_answers_as_its_search(case, disjoint):
+    """Disjoint groups take a shortcut (all of them, summed in the order the search first meets
+    them): the mask is the search's, and the weight too, up to the rounding of another order."""
+    n, groups, weights, required, budget = case
+    if disjoint:  # each group keeps the bits no earlier one took
+        taken, kept = 0, []
+        for g in groups:
+            if g & ~taken:
+                kept.append(g & ~taken)
+                taken |= g
+        groups = kept
+    if required & 1:  # half the cases: required bits that some group covers
+        required &= groups[0] if groups else 0
+    listed = sorted(set(groups))
+    by_bit = [[g for g in listed if g >> b & 1] for b in range(n)]
+    weight, mask = heaviest_packing(by_bit, weights, required, n, budget)
+    searched_weight, searched_mask = searched_packing(by_bit, weights, required, n, budget)
+    assert mask == searched_mask and weight == pytest.approx(searched_weight, rel=1e-14, abs=1e-14)

@@ -353,9 +353,27 @@ def heaviest_packing(groups_by_bit: list[list[int]], weights, required: int, n_b
     covers every bit of `required`: (its weight, its mask), or (-1e9, 0) when none was found.
     Exponential like `groups_totalling`, so bounded the same way: after `budget` nodes it answers
     with the best union found so far (on ordinary fields the search ends long before)."""
+    def weight(g: int) -> float:
+        return sum(weights[i] for i in range(g.bit_length()) if g >> i & 1)
+
+    groups = {g for gs in groups_by_bit for g in gs}
+    union = 0
+    for g in groups:
+        if union & g:
+            break
+        union |= g
+    else:  # disjoint groups: the search's first answer, all of them, is the heaviest if no weight is negative
+        if union & required == required and min(weights, default=0.0) >= 0 and n_bits < budget:
+            # Summed in the order the search first meets them. It may meet the same union again in
+            # another order and keep that sum when rounding makes it larger, by the last bit of a
+            # float64: a difference the float32 observations do not see.
+            total = 0.0
+            for g in sorted(groups, key=lambda g: g & -g):
+                total += weight(g)
+            return total, union
     nodes = [budget]
     best = [-1e9, 0]
-    group_weight = {g: sum(weights[i] for i in range(g.bit_length()) if g >> i & 1) for gs in groups_by_bit for g in gs}
+    group_weight = {g: weight(g) for g in groups}
 
     def rec(bit: int, used: int, total: float) -> None:
         nodes[0] -= 1

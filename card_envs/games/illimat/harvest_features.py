@@ -70,26 +70,38 @@ def field_table(items: tuple[tuple[int, int], ...], reachable: int) -> tuple[tup
     return tuple(taken), tuple(clears)
 
 
-def harvest_features(state, player: int, harvest_values) -> np.ndarray:
+def harvest_features(state, player: int, harvest_values, board: tuple) -> np.ndarray:
     """The four pieces for `player`, flat (float32[SIZE]); `harvest_values[c]`: the values card c
-    harvests with (the rules' table, passed in: the rules module imports this one)."""
+    harvests with (the rules' table, passed in: the rules module imports this one); `board`: each
+    field as (code, cards) per item (`IllimatState.observation`)."""
     out = np.zeros(SIZE, dtype=np.float32)
     # Flat offsets of the four pieces: (4, 14), (4, 14), (4, 65), (4, 65).
     cards_at, clears_at = 0, NUM_FIELDS * MAX_VALUE
     hand_at, hand_clears_at = 2 * NUM_FIELDS * MAX_VALUE, 2 * NUM_FIELDS * MAX_VALUE + NUM_FIELDS * NUM_CARDS
-    hand = state.hands[player]
-    for f in range(NUM_FIELDS):
+    hand = tuple(sorted(state.hands[player]))
+    for f, field in enumerate(board):
         sums, multiples = state._field_sums(f)
-        items = tuple((code, len(pile[3]) if pile else 1) for _, code, pile in state.items(f))
+        items = tuple((code, len(cards)) for code, cards in field)
         taken, empties = field_table(items, sums | multiples)
         out[cards_at + f * MAX_VALUE:cards_at + (f + 1) * MAX_VALUE] = taken
         out[clears_at + f * MAX_VALUE:clears_at + (f + 1) * MAX_VALUE] = empties
-        if not state._harvest_allowed(f):
-            continue
-        for c in hand:
-            values = harvest_values[c]
-            out[hand_at + f * NUM_CARDS + c] = max(taken[v - 1] for v in values)
-            out[hand_clears_at + f * NUM_CARDS + c] = any(empties[v - 1] for v in values)
+        if hand and state._harvest_allowed(f):
+            hand_taken, hand_empties = hand_rows(taken, empties, hand, harvest_values)
+            out[hand_at + f * NUM_CARDS:hand_at + (f + 1) * NUM_CARDS] = hand_taken
+            out[hand_clears_at + f * NUM_CARDS:hand_clears_at + (f + 1) * NUM_CARDS] = hand_empties
     out[cards_at:clears_at] /= CARDS_SCALE
     out[hand_at:hand_clears_at] /= CARDS_SCALE
     return out
+
+
+@lru_cache(maxsize=1 << 12)  # asked again at every decision of a turn
+def hand_rows(taken: tuple, empties: tuple, hand: tuple, harvest_values) -> tuple[np.ndarray, np.ndarray]:
+    """Per card of `hand` (65 entries each, 0 elsewhere): the most cards its harvest takes in a
+    field of `field_table` rows (taken, empties), and whether it can empty that field."""
+    cards, clears = np.zeros(NUM_CARDS, dtype=np.float32), np.zeros(NUM_CARDS, dtype=np.float32)
+    for c in hand:
+        values = harvest_values[c]
+        cards[c] = max(taken[v - 1] for v in values)
+        clears[c] = any(empties[v - 1] for v in values)
+    cards.flags.writeable = clears.flags.writeable = False
+    return cards, clears

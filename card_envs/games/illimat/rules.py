@@ -444,15 +444,21 @@ class IllimatState(State):
 
     def observation(self, player: int) -> np.ndarray:
         obs = self.features.take(self.game._gathers[player])
+        game = self.game
+        if not (game.harvest_features or game.play_features or game.threat_features):
+            return obs
         parts = [obs]
-        if self.game.harvest_features:
-            parts.append(harvest_features(self, player, HARVEST_VALUES))
-        unseen = obs[self.game.observation_layout.slices["unseen"]]
-        if self.game.play_features:
-            parts.append(play_features(self, player, unseen))
-        if self.game.threat_features:
-            parts.append(threat_features(self, player, unseen))
-        return np.concatenate(parts) if len(parts) > 1 else obs
+        # Each field as (code, cards) per item, in key order: what the pieces below read of it.
+        board = tuple(tuple((code, tuple(pile[3]) if pile else (key,)) for key, code, pile in self.items(f))
+                      for f in range(NUM_FIELDS))
+        if game.harvest_features:
+            parts.append(harvest_features(self, player, HARVEST_VALUES, board))
+        unseen = obs[game.observation_layout.slices["unseen"]]
+        if game.play_features:
+            parts.append(play_features(self, player, unseen, board))
+        if game.threat_features:
+            parts.append(threat_features(self, player, unseen, board))
+        return np.concatenate(parts)
 
     def state_tensor(self) -> np.ndarray:
         return self.features.copy()

@@ -110,14 +110,13 @@ def best_of_hand(unseen: int, hand: int) -> np.ndarray:
     return np.array([comb(unseen - k - 1, hand - 1) for k in range(unseen)]) / comb(unseen, hand)
 
 
-def threat_features(state, player: int, unseen: np.ndarray) -> np.ndarray:
-    """The two pieces for `player`, flat (float32[SIZE]). `unseen`: the observer's ``unseen`` piece."""
+def threat_features(state, player: int, unseen: np.ndarray, board: tuple) -> np.ndarray:
+    """The two pieces for `player`, flat (float32[SIZE]). `unseen`: the observer's ``unseen`` piece;
+    `board`: each field as (code, cards) per item (`IllimatState.observation`)."""
     from card_envs.games.illimat import rules  # here, not above: the rules module imports this one
     hand = state.hands[player]
     threats = np.zeros((len(THREAT_ROWS), NUM_FIELDS, NUM_CARDS), dtype=np.float32)
     if hand:
-        board = tuple(tuple((code, tuple(pile[3]) if pile else (key,)) for key, code, pile in state.items(f))
-                      for f in range(NUM_FIELDS))
         bonus = tuple(clear_bonus(state.okus_left > 0, state.lum[f] != rules.NO_LUMINARY and state.lum_up[f],
                                   state.lum[f] != rules.NO_LUMINARY and not state.lum_up[f])
                       for f in range(NUM_FIELDS))
