@@ -78,30 +78,18 @@ def harvest_features(state, player: int, harvest_values, board: tuple) -> np.nda
     # Flat offsets of the four pieces: (4, 14), (4, 14), (4, 65), (4, 65).
     cards_at, clears_at = 0, NUM_FIELDS * MAX_VALUE
     hand_at, hand_clears_at = 2 * NUM_FIELDS * MAX_VALUE, 2 * NUM_FIELDS * MAX_VALUE + NUM_FIELDS * NUM_CARDS
-    hand = tuple(sorted(state.hands[player]))
+    hand = state.hands[player]
     for f, field in enumerate(board):
         sums, multiples = state._field_sums(f)
-        items = tuple((code, len(cards)) for code, cards in field)
-        taken, empties = field_table(items, sums | multiples)
+        taken, empties = field_table(tuple((code, len(cards)) for code, cards in field), sums | multiples)
         out[cards_at + f * MAX_VALUE:cards_at + (f + 1) * MAX_VALUE] = taken
         out[clears_at + f * MAX_VALUE:clears_at + (f + 1) * MAX_VALUE] = empties
-        if hand and state._harvest_allowed(f):
-            hand_taken, hand_empties = hand_rows(taken, empties, hand, harvest_values)
-            out[hand_at + f * NUM_CARDS:hand_at + (f + 1) * NUM_CARDS] = hand_taken
-            out[hand_clears_at + f * NUM_CARDS:hand_clears_at + (f + 1) * NUM_CARDS] = hand_empties
+        if not state._harvest_allowed(f):
+            continue
+        for c in hand:
+            values = harvest_values[c]
+            out[hand_at + f * NUM_CARDS + c] = max(taken[v - 1] for v in values)
+            out[hand_clears_at + f * NUM_CARDS + c] = any(empties[v - 1] for v in values)
     out[cards_at:clears_at] /= CARDS_SCALE
     out[hand_at:hand_clears_at] /= CARDS_SCALE
     return out
-
-
-@lru_cache(maxsize=1 << 12)  # asked again at every decision of a turn
-def hand_rows(taken: tuple, empties: tuple, hand: tuple, harvest_values) -> tuple[np.ndarray, np.ndarray]:
-    """Per card of `hand` (65 entries each, 0 elsewhere): the most cards its harvest takes in a
-    field of `field_table` rows (taken, empties), and whether it can empty that field."""
-    cards, clears = np.zeros(NUM_CARDS, dtype=np.float32), np.zeros(NUM_CARDS, dtype=np.float32)
-    for c in hand:
-        values = harvest_values[c]
-        cards[c] = max(taken[v - 1] for v in values)
-        clears[c] = any(empties[v - 1] for v in values)
-    cards.flags.writeable = clears.flags.writeable = False
-    return cards, clears
