@@ -49,7 +49,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # card and field actions scored by entity heads (agents.neural.EntityScorer); then PPO against
     # the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not to unlearn the
     # clone, without labels: the hour's run ended at 0.602 against it over 2,000 games (3.8M
-    # steps, 2.0k steps/s; docs/training_illimat_v0/soft_labels.md). Fitted to the bot's choices
+    # steps, 2.0k steps/s; docs/training_illimat_v0/soft_labels.md); since the pieces got faster,
+    # a slower machine's hour reached 4.6M steps and 0.593 (faster_pieces.md). Fitted to the bot's choices
     # instead, the same recipe ended at 0.564 (before_soft_labels/ there). Why 5,000 games and
     # 4 passes: with 2,500 the held-out agreement stopped at 0.934 after the third pass while the
     # fit went on (the clone learned its games by heart) and the hour ended at 0.530. Their

@@ -208,10 +208,10 @@ at the scoring: 1, +0.6 Summer, -0.8 Winter, +1.5 a Fool). `move_plays` (11, 4):
 the pending move's card, per field, when it is the observer's. The field actions (65..68) are
 then entities too (``game.action_entities[1]``, each reading its `move_plays` column), so entity
 heads score a field from what the chosen card would do there. They cost searches of every
-hand card's harvests and stockpiles whenever the board or the hand changes: random play runs about
-4x slower than with the harvest pieces alone (raw engine, one core: 5.0k against 19.4k decisions/s,
-72k with neither; `python3 benchmarks/throughput.py illimat_v0 --config ...`), and the default's
-training 3.2k steps/s against 4.7-5.1k. Cloning the scripted agent offline
+hand card's harvests and stockpiles whenever the board or the hand changes (cached per field and
+hand): random play runs about 3x slower than with the harvest pieces alone (raw engine, one core:
+7.1k against 23k decisions/s, 85k with neither; `python3 benchmarks/throughput.py illimat_v0
+--config ...`), and the default of that time trained at 3.2k steps/s against 4.7-5.1k. Cloning the scripted agent offline
 (250 of its games, a (256, 256) network with entity heads, 8 passes,
 `benchmarks/illimat_imitation.py`), the held-out agreement rose from 0.827 (the card 0.752, the
 field 0.787) with the harvest pieces to 0.908 (0.835, 0.945) with these too. The trained default
@@ -232,12 +232,13 @@ face-down one. This is the ``lookahead`` bot's threat (it subtracts it from each
 wins 0.63 of its games against the scripted agent), for every play at once. `move_threats` (3, 4):
 those rows for the pending move's card, per field, when it is the observer's; the field entities
 read it (beside `move_plays`). The searches run on every board a play leaves, cached per turn:
-random play runs about 1.8k decisions/s on the raw engine with all three sets of pieces, against
-5.0k without these (they cost less in real games, whose fields are smaller: 0.25 against 0.16 ms
-an observation in the ``lookahead`` bot's own games). The trained default (``python -m train
-illimat_v0``) uses all three sets: fitted first to 5,000 of the ``lookahead`` bot's games (0.941
-held-out agreement), then PPO against the scripted agent, it wins 0.564 of 2,000 games against
-the scripted agent and every game against random; its checkpoint
+random play runs about 3.1k decisions/s on the raw engine with all three sets of pieces, against
+7.1k without these (same machine as above; an observation costs 0.20 ms on average in games of
+the scripted agent against random or itself, whose random seat crowds the fields;
+`docs/training_illimat_v0/faster_pieces.md`). The trained default (``python -m train
+illimat_v0``) uses all three sets: fitted first to the ``lookahead`` bot's scores on 5,000 of its
+games, then PPO against the scripted agent, it wins 0.602 of 2,000 games against the scripted
+agent and every game against random; its checkpoint
 (`agents/checkpoints/illimat_v0.pt`) plays only with ``harvest_features=True,
 play_features=True, threat_features=True``.
 
