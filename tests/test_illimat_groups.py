@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 import card_envs
 from agents import make_policy
 from card_envs.games.illimat.groups import (MULTIPLE_CODE, NUM_KINDS, coverable, groups_totalling, groups_totalling_each,
-                                             heaviest_groups, heaviest_packing, plain_groups_by_total)
+                                             heaviest_groups, heaviest_packing, plain_groups_by_total,
+                                             searched_packing)
 from card_envs.games.illimat.rules import CARD0, DONE, FIELD0, HARVEST, ITEMS, STOCKPILE, VALUE0, cname
 from tests.test_illimat_properties import partitions
 
@@ -167,30 +168,6 @@ def test_every_target_at_once_answers_as_one_search_per_target(codes, budget):
         for target in range(1, 15):
             searched = groups_totalling(target, codes, 0, budget)
             assert (each[target] or [[] for _ in codes]) == searched
-
-
-def searched_packing(groups_by_bit, weights, required, n_bits, budget):
-    """`heaviest_packing`'s bounded search alone, written out again: the reference for its shortcut."""
-    nodes, best = [budget], [-1e9, 0]
-
-    def rec(bit, used, total):
-        nodes[0] -= 1
-        if nodes[0] < 0:
-            return
-        while bit < n_bits and used >> bit & 1:
-            bit += 1
-        if bit >= n_bits:
-            if used & required == required and total > best[0]:
-                best[:] = [total, used]
-            return
-        for g in groups_by_bit[bit]:
-            if not g & used:
-                rec(bit + 1, used | g, total + sum(weights[i] for i in range(n_bits) if g >> i & 1))
-        if not required >> bit & 1:
-            rec(bit + 1, used, total)
-
-    rec(0, 0, 0.0)
-    return best[0], best[1]
 
 
 @settings(max_examples=500, deadline=None)

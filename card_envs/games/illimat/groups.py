@@ -353,9 +353,6 @@ def heaviest_packing(groups_by_bit: list[list[int]], weights, required: int, n_b
     covers every bit of `required`: (its weight, its mask), or (-1e9, 0) when none was found.
     Exponential like `groups_totalling`, so bounded the same way: after `budget` nodes it answers
     with the best union found so far (on ordinary fields the search ends long before)."""
-    def weight(g: int) -> float:
-        return sum(weights[i] for i in range(g.bit_length()) if g >> i & 1)
-
     groups = {g for gs in groups_by_bit for g in gs}
     union = 0
     for g in groups:
@@ -369,11 +366,22 @@ def heaviest_packing(groups_by_bit: list[list[int]], weights, required: int, n_b
             # float64: a difference the float32 observations do not see.
             total = 0.0
             for g in sorted(groups, key=lambda g: g & -g):
-                total += weight(g)
+                total += _weight(g, weights)
             return total, union
+    return searched_packing(groups_by_bit, weights, required, n_bits, budget)
+
+
+def _weight(group: int, weights) -> float:
+    return sum(weights[i] for i in range(group.bit_length()) if group >> i & 1)
+
+
+def searched_packing(groups_by_bit: list[list[int]], weights, required: int, n_bits: int,
+                     budget: int) -> tuple[float, int]:
+    """`heaviest_packing` by its bounded search alone: bit by bit, each group holding the lowest
+    bit not yet covered, or none where that bit is not required."""
     nodes = [budget]
     best = [-1e9, 0]
-    group_weight = {g: weight(g) for g in groups}
+    group_weight = {g: _weight(g, weights) for gs in groups_by_bit for g in gs}
 
     def rec(bit: int, used: int, total: float) -> None:
         nodes[0] -= 1
