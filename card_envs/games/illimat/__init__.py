@@ -211,8 +211,8 @@ heads score a field from what the chosen card would do there. They cost searches
 hand card's harvests and stockpiles whenever the board or the hand changes (cached per field and
 hand): random play runs about 3x slower than with the harvest pieces alone (raw engine, one core:
 7.1k against 23k decisions/s, 85k with neither; `python3 benchmarks/throughput.py illimat_v0
---config ...`), and the default of that time trained at 3.2k steps/s against 4.7-5.1k. Cloning the scripted agent offline
-(250 of its games, a (256, 256) network with entity heads, 8 passes,
+--config ...`), and the default of that time trained at 3.2k steps/s against 4.7-5.1k. Cloning
+the scripted agent offline (250 of its games, a (256, 256) network with entity heads, 8 passes,
 `benchmarks/illimat_imitation.py`), the held-out agreement rose from 0.827 (the card 0.752, the
 field 0.787) with the harvest pieces to 0.908 (0.835, 0.945) with these too. The trained default
 before the threat pieces (below) used both: fitted first to 3,000 of the scripted agent's games
