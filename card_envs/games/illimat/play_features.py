@@ -118,14 +118,15 @@ def best_stockpile(items: tuple[tuple[int, tuple[int, ...]], ...], values: tuple
     return best[1:]
 
 
-def play_features(state, player: int, unseen: np.ndarray, board: tuple) -> np.ndarray:
-    """The two pieces for `player`, flat (float32[SIZE]). `unseen`: the observer's ``unseen`` piece;
-    `board`: each field as (code, cards) per item (`IllimatState.observation`)."""
+def play_features(state, player: int, unseen_cards: tuple[int, ...], board: tuple) -> np.ndarray:
+    """The two pieces for `player`, flat (float32[SIZE]). `unseen_cards`: the cards of the
+    observer's ``unseen`` piece; `board`: each field as (code, cards) per item
+    (`IllimatState.observation`)."""
     from card_envs.games.illimat import rules  # here, not above: the rules module imports this one
     plays = np.zeros((len(PLAY_ROWS), NUM_FIELDS, NUM_CARDS), dtype=np.float32)
     hand = state.hands[player]
     if hand:
-        hand_key, unseen_cards = tuple(sorted(hand)), tuple(np.flatnonzero(unseen).tolist())
+        hand_key = tuple(sorted(hand))
         for f, items in enumerate(board):
             allowed = bool(items) and state._harvest_allowed(f)
             sums, multiples = state._field_sums(f) if allowed else (0, 0)

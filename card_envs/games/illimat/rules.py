@@ -453,7 +453,7 @@ class IllimatState(State):
                       for f in range(NUM_FIELDS))
         if game.harvest_features:
             parts.append(harvest_features(self, player, HARVEST_VALUES, board))
-        unseen = obs[game.observation_layout.slices["unseen"]]
+        unseen = tuple(np.flatnonzero(obs[game.observation_layout.slices["unseen"]]).tolist())
         if game.play_features:
             parts.append(play_features(self, player, unseen, board))
         if game.threat_features:

@@ -110,9 +110,10 @@ def best_of_hand(unseen: int, hand: int) -> np.ndarray:
     return np.array([comb(unseen - k - 1, hand - 1) for k in range(unseen)]) / comb(unseen, hand)
 
 
-def threat_features(state, player: int, unseen: np.ndarray, board: tuple) -> np.ndarray:
-    """The two pieces for `player`, flat (float32[SIZE]). `unseen`: the observer's ``unseen`` piece;
-    `board`: each field as (code, cards) per item (`IllimatState.observation`)."""
+def threat_features(state, player: int, unseen_cards: tuple[int, ...], board: tuple) -> np.ndarray:
+    """The two pieces for `player`, flat (float32[SIZE]). `unseen_cards`: the cards of the
+    observer's ``unseen`` piece; `board`: each field as (code, cards) per item
+    (`IllimatState.observation`)."""
     from card_envs.games.illimat import rules  # here, not above: the rules module imports this one
     hand = state.hands[player]
     threats = np.zeros((len(THREAT_ROWS), NUM_FIELDS, NUM_CARDS), dtype=np.float32)
@@ -121,7 +122,7 @@ def threat_features(state, player: int, unseen: np.ndarray, board: tuple) -> np.
                                   state.lum[f] != rules.NO_LUMINARY and not state.lum_up[f])
                       for f in range(NUM_FIELDS))
         next_hand = len(state.hands[(player + 1) % state.game.num_players])
-        threats = _threats(board, state.summer, tuple(sorted(hand)), tuple(np.flatnonzero(unseen).tolist()), bonus,
+        threats = _threats(board, state.summer, tuple(sorted(hand)), unseen_cards, bonus,
                            state.face_up_field(rules.MAIDEN) >= 0, state.face_up_field(rules.FOREST_QUEEN) >= 0,
                            next_hand)
     move = np.zeros((len(THREAT_ROWS), NUM_FIELDS), dtype=np.float32)
