@@ -62,12 +62,17 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # scripted agent, before the threat pieces; 0.337 before the play pieces. DAgger after 4,000
     # of the bot's games (2 rounds of 2,000 of the clone's, hard labels) ended at 0.535: the clone
     # already chose as the bot on its own positions (dagger.md there).
+    # Periodic evaluations: 30 deals every 1M steps. The two actors and the learner keep both cores
+    # busy, and the evaluator (niceness 10) gets about a fifteenth of a core: at the generic 200
+    # deals every 2M steps (about 5 CPU minutes with the baselines' own match) none finished within
+    # the hour, and the run's TensorBoard curve had only its final point.
     # Evaluate with --config '{"harvest_features": true, "play_features": true, "threat_features": true}'.
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
                    "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,
                    "pretrain_games": 5000, "pretrain_epochs": 4, "pretrain_temperature": 0.3,
                    "opponent_share": 1.0, "opponents": ("heuristic",),
-                   "pool_size": 0, "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2, "final_eval_deals": 120},
+                   "pool_size": 0, "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2,
+                   "eval_every": 1_000_000, "eval_deals": 30, "final_eval_deals": 120},
     # Cloned first, as Illimat (2,000 of the scripted agent's games), then PPO with a quarter of
     # the games in self-play and the rest against the scripted agent or past snapshots, gently
     # (lr 2e-4, a small entropy bonus). Trained against the scripted agent alone instead, it did
