@@ -30,8 +30,6 @@ def main() -> None:
     parser.add_argument("--set", nargs="*", default=[], metavar="FIELD=VALUE", help="Args fields for every run")
     args = parser.parse_args()
     overrides = parse_overrides(args.set)
-    if "pretrain_games" not in overrides:  # no cloning, nor its settings (Illimat's soft-label temperature)
-        overrides = {"pretrain_games": 0, "pretrain_temperature": 0.0, **overrides}
     best: dict[int, tuple[float, float]] = {}
     print(f"{args.env_id}: {args.steps:,} steps per run, {args.rounds} round(s), overrides {overrides}")
     with tempfile.TemporaryDirectory() as runs_dir:

@@ -6,10 +6,10 @@
 
 Runs `python -m train`'s Trainer for ``--steps`` decisions with ``--engine reference`` and with
 ``--engine batch``, every other argument the same (the game's defaults from train/configs.py,
-without periodic evaluations or checkpoints), in interleaved rounds, and prints SPS side by side:
-the trainer's own figure (``charts/SPS``: all seats' decisions over the training loop's wall
-time, the actor's start and ``--compile``'s compiling included) and the steady rate after the
-first updates. The machine is shared: the load average is printed with each run, and the best
+without periodic evaluations, checkpoints or cloning), in interleaved rounds, and prints SPS side
+by side: the trainer's own figure (``charts/SPS``: all seats' decisions over the training loop's
+wall time, the actor's start and ``--compile``'s compiling included) and the steady rate after
+the first updates. The machine is shared: the load average is printed with each run, and the best
 round of each engine is kept.
 """
 
@@ -22,7 +22,7 @@ import tempfile
 import time
 
 import card_envs
-from train.configs import DEFAULTS
+from train.configs import DEFAULTS, without_cloning
 from train.ppo import Args, start
 
 
@@ -52,7 +52,7 @@ def load() -> str:
 
 
 def run(env_id: str, engine: str, steps: int, overrides: dict, runs_dir: str) -> tuple[float, float, Args]:
-    values = {**DEFAULTS.get(env_id, {}), "env_id": env_id, "engine": engine, "total_steps": steps,
+    values = {**without_cloning(DEFAULTS.get(env_id, {})), "env_id": env_id, "engine": engine, "total_steps": steps,
               "max_minutes": 0.0, "eval_every": 0, "final_eval_deals": 1, "checkpoint_every": 10**12,
               "progress": False, "runs_dir": runs_dir, "run_name": f"{engine}_{time.time_ns()}", **overrides}
     trainer = start(Args(**values), set())

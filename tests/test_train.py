@@ -21,7 +21,7 @@ import card_envs
 from card_envs.vector import VectorGames
 from train import acting
 from train.acting import Collector, Rollout, critic_inputs, critic_size
-from train.configs import DEFAULTS
+from train.configs import CLONING, DEFAULTS, without_cloning
 from train.ppo import Args, Trainer, elo_ratings, main, parse_args, seat_gae, start
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -298,6 +298,21 @@ def test_per_game_defaults_apply_and_the_command_line_wins():
     assert args.env_id == "three_piles_v0" and args.total_steps == DEFAULTS["three_piles_v0"]["total_steps"]
     args, given = parse_args(["--total-steps", "5", "--hidden", "8", "8"])
     assert args.total_steps == 5 and args.hidden == (8, 8) and given == {"total_steps", "hidden"}
+
+
+def test_without_cloning_leaves_a_valid_recipe_that_trains_from_scratch():
+    """What the exploiter and the speed benchmarks take from a game's defaults: every cloning
+    setting is an Args field (a renamed one would slip through), none is left, and the rest is a
+    valid recipe (Illimat's soft-label temperature would be refused without its cloning)."""
+    fields = {f.name for f in dataclasses.fields(Args)}
+    assert set(CLONING) <= fields
+    for env_id, config in DEFAULTS.items():
+        kept = without_cloning(config)
+        assert not set(kept) & set(CLONING) and {k: config[k] for k in kept} == kept
+        args = Args(**kept, env_id=env_id)
+        args.validate()
+        assert args.pretrain_games == 0 and args.dagger_rounds == 0
+    assert DEFAULTS["illimat_v0"]["pretrain_games"] > 0  # the case it exists for
 
 
 # ----- it learns ---------------------------------------------------------------------------------

@@ -23,6 +23,17 @@ HOUR = {"total_steps": 200_000_000, "max_minutes": 54, "num_games": 256, "num_st
 KICKSTARTED = {**HOUR, "hidden": (256, 256), "teacher": "heuristic", "teacher_coef": 1.0,
                "opponent_share": 1.0, "opponents": ("heuristic",), "pool_size": 0}
 
+# Cloning's settings (train/pretrain.py: the teacher's games, their fit, DAgger): what a run that
+# must not clone (an exploiter, a speed benchmark) leaves out of a game's defaults.
+CLONING = ("pretrain_games", "pretrain_epochs", "pretrain_temperature", "dagger_rounds", "dagger_games",
+           "dagger_epochs")
+
+
+def without_cloning(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` without cloning's settings (`CLONING`): it trains from scratch."""
+    return {name: value for name, value in config.items() if name not in CLONING}
+
+
 DEFAULTS: dict[str, dict[str, Any]] = {
     # Trained on the result (+1 / 0 / -1): the score difference learned no faster and plateaued
     # at parity with the scripted agent. Three games in four against the pool. bfloat16 matrix
