@@ -8,9 +8,11 @@ on the default kingdom T1-A) with a Wilson-95% lower bound above 0.55 on wins. T
 far simple strategies get: each variant changes one rule of Smithy-BM (the Province threshold,
 a $5 card bought in place of Silver, a Militia, the Smithy ratio, not taking a gain that ends
 the game in a loss, or a cheap split-pile card bought in place of Silver early: a Catapult, which
-trashes Curse, Copper, Estate, then Silver, Encampments or Settlers) and plays every deal in both
-seatings against the heuristic (deal d from ``seed + d``, as ``python -m evaluate`` deals). Parity
-here is the heuristic's own win rate against itself (about 0.47: draws count as no win).
+trashes Curse, Copper, Estate, then Silver, Encampments or Settlers), or two rules (Laboratories at
+$5 and a Militia); the `engine` variants build a Village/Smithy deck instead (`Engine`). Each plays
+every deal in both seatings against the heuristic (deal d from ``seed + d``, as ``python -m
+evaluate`` deals). Parity here is the heuristic's own win rate against itself (about 0.47: draws
+count as no win).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import card_envs  # noqa: E402
 from agents.dominion import ACTION_ORDER, BigSmithy, DominionHeuristic, SmithyBM, money_rules  # noqa: E402
 from agents.match import rotated_match, wilson_interval, win_draw_loss  # noqa: E402
+from agents.dominion import DominionBot  # noqa: E402
 from card_envs.games.dominion.cards import CARD_ID, PILE_ID, PLUS_ACTIONS  # noqa: E402
 from card_envs.games.dominion.effects import CARD0, DECISIONS, DONE, PILE0  # noqa: E402
 
@@ -81,8 +84,46 @@ class Challenger(SmithyBM):
         return DONE
 
 
-def variant(name: str, **rules) -> type:
-    return type(name, (Challenger,), rules)
+class Engine(DominionBot):
+    """A Village/Smithy engine: Smithies and Militias (terminals) matched by Villages, Laboratories
+    and a Market at $5, Gold at $6-7; Provinces once it is built (its Smithies bought, 22 cards, or
+    6 Provinces left). In the Action phase: cantrips first, a Village while a terminal waits in
+    hand, then Smithy (the draw may bring a Village), then Militia."""
+
+    smithies, villages, labs, markets, militia, duchy_from = 3, 4, 3, 1, 1, 4
+    TERMINALS, VILLAGES = ("Smithy", "Militia"), ("Village", "Bustling Village", "Encampment")
+    CANTRIPS = ("Laboratory", "Market", "Settlers", "Patrician", "Emporium", "Cellar")
+
+    def priorities(self, f):
+        own = {name: f["owned"][CARD_ID[name]] for name in (*self.TERMINALS, *self.VILLAGES, "Laboratory", "Market")}
+        terminals, villages = sum(own[n] for n in self.TERMINALS), sum(own[n] for n in self.VILLAGES)
+        built = own["Smithy"] >= self.smithies or f["cards"] >= 22 or f["provinces"] <= 6
+        out = ["Province"] if built or f["money"] > 18 else []
+        out += ["Duchy"] if f["provinces"] <= self.duchy_from else []
+        out += ["Estate"] if f["provinces"] <= 2 else []
+        out += ["Market"] if own["Market"] < self.markets and f["provinces"] > 3 else []
+        out += ["Gold"]
+        out += ["Laboratory"] if own["Laboratory"] < self.labs and f["provinces"] > 4 else []
+        out += ["Duchy"] if f["provinces"] <= 6 else []
+        out += ["Militia"] if own["Militia"] < self.militia else []
+        out += ["Village"] if terminals > villages and villages < self.villages else []
+        out += ["Smithy"] if own["Smithy"] < self.smithies and terminals <= villages + 1 else []
+        return out + ["Silver"]
+
+    def act(self, observation, action_mask, rng) -> int:
+        v = self.layout.views(observation)
+        if DECISIONS[int(np.argmax(v["decision"]))] != "action":
+            return super().act(observation, action_mask, rng)
+        can = [name for name in (*self.CANTRIPS, *self.VILLAGES, *self.TERMINALS) if action_mask[CARD0 + CARD_ID[name]]]
+        waiting = any(v["hand"][CARD_ID[name]] > 0 for name in self.TERMINALS)
+        for name in can:
+            if name in self.CANTRIPS or (name in self.VILLAGES and waiting) or name in self.TERMINALS:
+                return CARD0 + CARD_ID[name]
+        return CARD0 + CARD_ID[can[0]] if can else DONE
+
+
+def variant(name: str, base: type = Challenger, **rules) -> type:
+    return type(name, (base,), rules)
 
 
 VARIANTS = {
@@ -99,6 +140,10 @@ VARIANTS = {
     "encampments": variant("encampments", cheap=("Encampment/Plunder", "Encampment", 3)),
     "settlers": variant("settlers", cheap=("Settlers/Bustling Village", "Settlers", 1)),
     "big_smithy": BigSmithy,
+    "laboratory_militia": variant("laboratory_militia", five="Laboratory", militia=1),
+    "engine": Engine,
+    "engine_2_militias": variant("engine_2_militias", Engine, militia=2),
+    "engine_no_militia": variant("engine_no_militia", Engine, militia=0),
 }
 
 
