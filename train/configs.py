@@ -74,9 +74,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # of the bot's games (2 rounds of 2,000 of the clone's, hard labels) ended at 0.535: the clone
     # already chose as the bot on its own positions (dagger.md there).
     # Periodic evaluations: 30 deals every 1M steps. The two actors and the learner keep both cores
-    # busy, and the evaluator (niceness 10) gets about a fifteenth of a core: at the generic 200
-    # deals every 2M steps (about 5 CPU minutes with the baselines' own match) none finished within
-    # the hour, and the run's TensorBoard curve had only its final point.
+    # busy, and the evaluator (niceness 10) gets about a fifteenth of a core: the generic 200 deals
+    # every 2M steps (about 5 CPU minutes with the baselines' own match) did not finish within the
+    # time limit, and the run's TensorBoard curve had only its final point. With 30, the hour's run
+    # logged three besides the final one and ended at 0.589 (periodic_evals.md).
     # Evaluate with --config '{"harvest_features": true, "play_features": true, "threat_features": true}'.
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
                    "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,
