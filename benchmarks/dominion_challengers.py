@@ -26,9 +26,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import card_envs  # noqa: E402
-from agents.dominion import ACTION_ORDER, BigSmithy, DominionHeuristic, SmithyBM, money_rules  # noqa: E402
+from agents.dominion import (  # noqa: E402
+    ACTION_ORDER, BigSmithy, DominionBot, DominionHeuristic, SmithyBM, money_rules)
 from agents.match import rotated_match, wilson_interval, win_draw_loss  # noqa: E402
-from agents.dominion import DominionBot  # noqa: E402
 from card_envs.games.dominion.cards import CARD_ID, PILE_ID, PLUS_ACTIONS  # noqa: E402
 from card_envs.games.dominion.effects import CARD0, DECISIONS, DONE, PILE0  # noqa: E402
 
@@ -87,8 +87,8 @@ class Challenger(SmithyBM):
 class Engine(DominionBot):
     """A Village/Smithy engine: Smithies and Militias (terminals) matched by Villages, Laboratories
     and a Market at $5, Gold at $6-7; Provinces once it is built (its Smithies bought, 22 cards, or
-    6 Provinces left). In the Action phase: cantrips first, a Village while a terminal waits in
-    hand, then Smithy (the draw may bring a Village), then Militia."""
+    6 Provinces left). In the Action phase: cantrips first, then Villages, then Smithy (its draw
+    may bring a Village), then Militia."""
 
     smithies, villages, labs, markets, militia, duchy_from = 3, 4, 3, 1, 1, 4
     TERMINALS, VILLAGES = ("Smithy", "Militia"), ("Village", "Bustling Village", "Encampment")
@@ -114,12 +114,10 @@ class Engine(DominionBot):
         v = self.layout.views(observation)
         if DECISIONS[int(np.argmax(v["decision"]))] != "action":
             return super().act(observation, action_mask, rng)
-        can = [name for name in (*self.CANTRIPS, *self.VILLAGES, *self.TERMINALS) if action_mask[CARD0 + CARD_ID[name]]]
-        waiting = any(v["hand"][CARD_ID[name]] > 0 for name in self.TERMINALS)
-        for name in can:
-            if name in self.CANTRIPS or (name in self.VILLAGES and waiting) or name in self.TERMINALS:
+        for name in (*self.CANTRIPS, *self.VILLAGES, *self.TERMINALS):
+            if action_mask[CARD0 + CARD_ID[name]]:
                 return CARD0 + CARD_ID[name]
-        return CARD0 + CARD_ID[can[0]] if can else DONE
+        return DONE
 
 
 def variant(name: str, base: type = Challenger, **rules) -> type:
