@@ -53,10 +53,11 @@ def plot(curves, path: Path, title: str) -> None:
     fig, ax = plt.subplots(figsize=(7, 4))
     for name, rows in curves.items():
         steps = [r[0] / 1e6 for r in rows]
-        ax.plot(steps, [r[2] for r in rows], label=f"vs {name}")
+        ax.plot(steps, [r[2] for r in rows], marker="o", ms=3, label=f"vs {name}")  # a sparse curve shows its points
         ax.fill_between(steps, [r[3] for r in rows], [r[4] for r in rows], alpha=0.25)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    ax.set(xlabel="env steps (millions)", ylabel="win rate (Wilson 95%)", ylim=(0, 1), title=title)
+    # A little room above 1.0 and below 0: a perfect win rate would be drawn on the frame.
+    ax.set(xlabel="env steps (millions)", ylabel="win rate (Wilson 95%)", ylim=(-0.02, 1.02), title=title)
     ax.legend(loc="lower right")
     save_figure(fig, path)
 
