@@ -37,7 +37,7 @@ class RolloutBuyer(SearchPolicy):
     name = "rollout_buyer"
 
     def __init__(self, game, rollouts: int = 16, from_provinces: int = 4):
-        self.bot, self.rollout_bot = DominionHeuristic(game), DominionHeuristic(game)
+        self.bot = DominionHeuristic(game)  # acts from the observation alone: it plays every seat of the rollouts too
         self.layout, self.rollouts, self.from_provinces = game.observation_layout, rollouts, from_provinces
         self.searched = 0
 
@@ -60,7 +60,7 @@ class RolloutBuyer(SearchPolicy):
                 rollout.apply(action)
                 while not rollout.is_terminal():
                     p = rollout.current_player
-                    rollout.apply(self.rollout_bot.act(rollout.observation(p), rollout.legal_mask(), rng))
+                    rollout.apply(self.bot.act(rollout.observation(p), rollout.legal_mask(), rng))
                 totals[i] += rollout.returns()[seat]
         return options[int(np.argmax(totals))]
 
