@@ -1,8 +1,10 @@
-"""The README's commands are the ones CI runs, and its usage example works."""
+"""The README's commands are the ones CI runs, its usage example works, and the train and evaluate
+commands shown in the README and docs/ still parse."""
 
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,3 +26,59 @@ def test_readme_usage_example_runs(capsys):
     code = re.search(r"## Usage\n\n```python\n(.*?)```", README, re.S).group(1)
     exec(compile(code, "README usage", "exec"), {})
     assert "game over" in capsys.readouterr().out
+
+
+# ----- the commands the README and docs/ show still parse -------------------------------------
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+PLACEHOLDER = re.compile(r"<[^>]*>|^[A-Z_]+$")  # <env_id>, <run>; CHECKPOINT, TARGET
+
+
+def documented_commands(module: str) -> dict[str, str]:
+    """Every ``python -m <module> ...`` command shown in the README and docs/ (inline code, wrapped
+    or not, and lines of fenced blocks; a trailing ``# comment`` dropped), each with its file."""
+    found: dict[str, str] = {}
+    for path in DOCS:
+        text = path.read_text()
+        spans = re.findall(r"`([^`]+)`", text)
+        for block in re.findall(r"```\w*\n(.*?)```", text, re.S):
+            spans += block.splitlines()
+        for span in spans:
+            command = " ".join(span.split(" # ")[0].split()).split(" && ")[-1]
+            if re.fullmatch(rf"python3? -m {re.escape(module)}( .*)?", command):
+                found.setdefault(command, str(path.relative_to(ROOT)))
+    return found
+
+
+def documented_argvs(module: str) -> list[tuple[str, list[str]]]:
+    """(file, argv) of the module's documented commands that can run as written: no placeholder
+    to fill in, no --help."""
+    out = []
+    for command, path in documented_commands(module).items():
+        argv = shlex.split(command)[3:]
+        if "--help" not in argv and not any(PLACEHOLDER.search(a) for a in argv):
+            out.append((path, argv))
+    return out
+
+
+def check_parses(module: str, parse, commands: list[tuple[str, list[str]]]) -> None:
+    for path, argv in commands:
+        try:
+            parse(argv)
+        except (SystemExit, ValueError) as error:  # argparse's reason for a SystemExit is in the captured stderr
+            raise AssertionError(f"{path}: python -m {module} {shlex.join(argv)} no longer parses: {error!r}") from None
+
+
+def test_documented_train_commands_parse():
+    from train.ppo import parse_args
+
+    commands = documented_argvs("train")
+    assert len(commands) >= 8  # the finder still finds them (the bare `python3 -m train` too)
+    check_parses("train", lambda argv: parse_args(argv)[0].validate(), commands)
+
+
+def test_documented_evaluate_commands_parse():
+    from evaluate.__main__ import parse_args
+
+    commands = [(path, argv) for path, argv in documented_argvs("evaluate") if argv]  # bare: named in prose
+    assert len(commands) >= 30
+    check_parses("evaluate", parse_args, commands)
