@@ -7,9 +7,10 @@ The learning bar of issue 15 asks a checkpoint to beat the scripted agent (`heur
 on the default kingdom T1-A) with a Wilson-95% lower bound above 0.55 on wins. This measures how
 far simple strategies get: each variant changes one rule of Smithy-BM (the Province threshold,
 a $5 card bought in place of Silver, a Militia, the Smithy ratio, not taking a gain that ends
-the game in a loss, or a cheap split-pile card bought in place of Silver early: a Catapult, which
-trashes Curse, Copper, Estate, then Silver, Encampments or Settlers), or two rules (Laboratories at
-$5 and a Militia); the `engine` variants build a Village/Smithy deck instead (`Engine`). Each plays
+the game in a loss, a cheap split-pile card bought in place of Silver early: a Catapult, which
+trashes Curse, Copper, Estate, then Silver, Encampments or Settlers; or a $2 card bought with $2,
+where Smithy-BM buys nothing: Patrician or Settlers), or two or three rules (Laboratories at $5 and
+a Militia; a Market, the endgame rule and Patricians); the `engine` variants build a Village/Smithy deck instead (`Engine`). Each plays
 every deal in both seatings against the heuristic (deal d from ``seed + d``, as ``python -m
 evaluate`` deals). Parity here is the heuristic's own win rate against itself (about 0.47: draws
 count as no win).
@@ -44,6 +45,7 @@ class Challenger(SmithyBM):
     smithy_per_treasures = 11
     no_losing_end = False  # skip a gain that ends the game while behind
     cheap = None  # (pile, card, count): own `count` of that card, bought before Silver while 6+ Provinces are left
+    two = None  # a $2 pile, bought when nothing above is affordable while 4+ Provinces are left
     CATAPULT_TRASH = ("Curse", "Copper", "Estate", "Silver")  # the shared bots' rule would trash Victory cards first
 
     def priorities(self, f):
@@ -56,7 +58,8 @@ class Challenger(SmithyBM):
             out.append("Militia")
         if self.cheap and f["owned"][CARD_ID[self.cheap[1]]] < self.cheap[2] and f["provinces"] > 5:
             out.append(self.cheap[0])
-        return out + ["Silver"]
+        out.append("Silver")
+        return out + [self.two] if self.two and f["provinces"] > 3 else out
 
     def act(self, observation, action_mask, rng) -> int:
         v = self.layout.views(observation)
@@ -137,6 +140,10 @@ VARIANTS = {
     "catapult": variant("catapult", cheap=("Catapult/Rocks", "Catapult", 1)),
     "encampments": variant("encampments", cheap=("Encampment/Plunder", "Encampment", 3)),
     "settlers": variant("settlers", cheap=("Settlers/Bustling Village", "Settlers", 1)),
+    "patrician_at_2": variant("patrician_at_2", two="Patrician/Emporium"),
+    "settlers_at_2": variant("settlers_at_2", two="Settlers/Bustling Village"),
+    "market_endgame_patrician": variant("market_endgame_patrician", five="Market", no_losing_end=True,
+                                        two="Patrician/Emporium"),
     "big_smithy": BigSmithy,
     "laboratory_militia": variant("laboratory_militia", five="Laboratory", militia=1),
     "engine": Engine,
