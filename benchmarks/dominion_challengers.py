@@ -10,9 +10,9 @@ a $5 card bought in place of Silver, a Militia, the Smithy ratio, not taking a g
 the game in a loss, a cheap split-pile card bought in place of Silver early: a Catapult, which
 trashes Curse, Copper, Estate, then Silver, Encampments or Settlers; or a $2 card bought with $2,
 where Smithy-BM buys nothing: Patrician or Settlers), or two or three rules (Laboratories at $5 and
-a Militia; a Market, the endgame rule and Patricians); the `engine` variants build a Village/Smithy deck instead (`Engine`). Each plays
-every deal in both seatings against the heuristic (deal d from ``seed + d``, as ``python -m
-evaluate`` deals). Parity here is the heuristic's own win rate against itself (about 0.47: draws
+a Militia; a Market, the endgame rule and Patricians); the `engine` variants build a
+Village/Smithy deck instead (`Engine`). Each plays every deal in both seatings against the
+heuristic (deal d from ``seed + d``, as ``python -m evaluate`` deals). Parity here is the heuristic's own win rate against itself (about 0.47: draws
 count as no win).
 """
 
