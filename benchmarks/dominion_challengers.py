@@ -12,8 +12,8 @@ trashes Curse, Copper, Estate, then Silver, Encampments or Settlers; or a $2 car
 where Smithy-BM buys nothing: Patrician or Settlers), or two or three rules (Laboratories at $5 and
 a Militia; a Market, the endgame rule and Patricians); the `engine` variants build a
 Village/Smithy deck instead (`Engine`). Each plays every deal in both seatings against the
-heuristic (deal d from ``seed + d``, as ``python -m evaluate`` deals). Parity here is the heuristic's own win rate against itself (about 0.47: draws
-count as no win).
+heuristic (deal d from ``seed + d``, as ``python -m evaluate`` deals). Parity here is the
+heuristic's own win rate against itself (about 0.47: draws count as no win).
 """
 
 from __future__ import annotations
