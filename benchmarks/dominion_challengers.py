@@ -59,7 +59,9 @@ class Challenger(SmithyBM):
         if self.cheap and f["owned"][CARD_ID[self.cheap[1]]] < self.cheap[2] and f["provinces"] > 5:
             out.append(self.cheap[0])
         out.append("Silver")
-        return out + [self.two] if self.two and f["provinces"] > 3 else out
+        if self.two and f["provinces"] > 3:
+            out.append(self.two)
+        return out
 
     def act(self, observation, action_mask, rng) -> int:
         v = self.layout.views(observation)
