@@ -129,11 +129,12 @@ Decisions (the observation's ``decision`` one-hot, in this order):
 | ``battle_plan`` | turn player | an Attack in hand to reveal (+1 Card), ``done`` |
 | ``archer_hide`` / ``archer_pick`` | each Archer victim with 5+ cards / the attacker | the card to keep hidden / a revealed card the victim discards (``decision_seat``) |
 | ``tent`` | turn player, at Clean-up | ``card Tent`` (onto the deck), ``done`` |
-| ``hill_fort`` / ``conjurer`` | turn player | a pile whose top card costs up to $4 |
+| ``hill_fort`` | turn player | a pile whose top card costs up to $4 |
 | ``mode`` | turn player | ``option k`` of the asking card (``decision_card``); with Elder a second, different one or ``done`` |
 | ``old_map`` | turn player | the card to discard (then +1 Card) |
 | ``sunken_treasure`` | turn player | a pile whose top is an Action card not in play |
 | ``student`` | turn player | the card to trash |
+| ``conjurer`` | turn player | a pile whose top card costs up to $4 |
 | ``sorcerer`` | each Sorcerer victim | ``card X``: the name |
 | ``lich`` | Lich's owner | a card in the trash costing less than Lich |
 | ``elder`` | turn player | an Action card in hand to play, ``done`` |
