@@ -9,7 +9,7 @@ change under ``state.determinize(seat)``, and the public board under any seat's)
                 "cards": [{"label": "6C", "cls": "s-C"}, {"hidden": True, "n": 3}, ...]}, ...]}
 
 ``viewer``: a seat sees what that seat knows; None: public information only (a spectator);
--1: everything. A card is ``{"label", "cls"}`` (face up; ``cls`` names its suit or type for
+-1: everything, every card of every zone face up (decks top first). A card is ``{"label", "cls"}`` (face up; ``cls`` names its suit or type for
 colouring) or ``{"hidden": True}`` (face down), with ``"n"`` for several of the same. ``owner`` is
 the seat a zone belongs to (its hand, piles) or None; ``group`` is ``"table"`` or ``"player_k"``.
 Rules engines never import this module.
@@ -53,7 +53,8 @@ def _std(cards) -> list[Card]:
 # ----- 3 Piles --------------------------------------------------------------------------------
 def _three_piles(state, viewer: int | None) -> list[Zone]:
     scores = state.scores()
-    zones = [zone("table", "deck", hidden(len(state.deck)), info=f"{len(state.deck)} cards")]
+    deck = _std(reversed(state.deck)) if viewer == -1 else hidden(len(state.deck))  # top first
+    zones = [zone("table", "deck", deck, info=f"{len(state.deck)} cards")]
     for s, stack in enumerate(state.stacks):
         zones.append(zone("table", f"stack {s}", _std(stack), info=f"top {card_name(stack[-1])}" if stack else "empty"))
     for seat in range(state.game.num_players):
@@ -99,6 +100,7 @@ def _illimat(state, viewer: int | None) -> list[Zone]:
     everything = viewer == -1
 
     def cards(cs) -> list[Card]:
+        cs = list(cs)  # read twice below: an iterator would give no cards
         return [face(name, f"i-{'PSAWX'[SUIT[c]]}") for c, name in zip(cs, cnames(cs))]
 
     zones = [zone("table", "draw pile", cards(reversed(state.deck)) if everything else hidden(len(state.deck)),
@@ -140,8 +142,12 @@ def _illimat(state, viewer: int | None) -> list[Zone]:
         fools = sum(1 for c in counted if IS_FOOL[c])
         info = f"{len(harvest)} cards: Summer {summer}, Winter {winter}, Fools {fools}" + (
             f", {secret} secret" if secret else "")
-        secret_cards = cards(state.secret[p]) if viewer in (p, -1) else []
-        zones.append(zone(group, "harvest", hidden(len(harvest) - len(secret_cards)) + secret_cards, p, info))
+        if everything:
+            shown = cards(harvest)
+        else:
+            secret_cards = cards(state.secret[p]) if viewer == p else []
+            shown = hidden(len(harvest) - len(secret_cards)) + secret_cards
+        zones.append(zone(group, "harvest", shown, p, info))
         if state.claimed[p]:
             zones.append(zone(group, "Luminaries", [face(LUMINARIES[L], "lum") for L in state.claimed[p]], p))
     return zones
@@ -162,17 +168,17 @@ def _split_the_hoard(state, viewer: int | None) -> list[Zone]:
         counts = Counter(cs.names[cs.NAME[c]] for c in cards)
         return [face(name, f"p-{cs.phase[cs.name_index[name]]}", k) for name, k in sorted(counts.items())]
 
-    zones = [zone("table", "deck", hidden(len(state.deck)), info=f"{len(state.deck)} cards")]
-    if everything:
-        zones.append(zone("table", "deck (top first)", [face(n_, "") for n_ in cs.names_of(reversed(state.deck))]))
-    elif viewer is not None:
+    def card(c: int) -> Card:
+        return face(cs.names[cs.NAME[c]], f"p-{cs.phase[cs.NAME[c]]}")
+
+    deck = [card(c) for c in reversed(state.deck)] if everything else hidden(len(state.deck))  # top first
+    zones = [zone("table", "deck", deck, info=f"{len(state.deck)} cards")]
+    if not everything and viewer is not None:
         top = [c for c in reversed(state.deck[-8:])]
         if any(sees(c) for c in top):
-            zones.append(zone("table", "deck top (as you know it)",
-                              [face(cs.names[cs.NAME[c]], f"p-{cs.phase[cs.NAME[c]]}") if sees(c) else hidden(1)[0]
-                               for c in top]))
-    zones.append(zone("table", "coin discard", hidden(len(state.coin_discard)),
-                      info=f"{len(state.coin_discard)} cards"))
+            zones.append(zone("table", "deck top (as you know it)", [card(c) if sees(c) else hidden(1)[0] for c in top]))
+    discard = named(state.coin_discard) if everything else hidden(len(state.coin_discard))
+    zones.append(zone("table", "coin discard", discard, info=f"{len(state.coin_discard)} cards"))
     zones.append(zone("table", "treasure discard", named(state.treasure_discard),
                       info=f"Dragon Card: player_{state.dragon}" + (", the game is ending" if state.end_flag else "")))
     for p in range(g.num_players):
@@ -253,8 +259,8 @@ def _dominion(s, viewer: int | None) -> list[Zone]:
         deck_info = f"{len(s.decks[q])} cards" + (
             "; top: " + " ".join(c.get("label", "?") for c in top) if top else "")
         if everything:
-            zones.append(zone(group, "deck (top first)", [face(CARD_NAMES[c], cls(c)) for c in reversed(s.decks[q])],
-                              q, deck_info))
+            zones.append(zone(group, "deck", [face(CARD_NAMES[c], cls(c)) for c in reversed(s.decks[q])],
+                              q, deck_info + " (top first)"))
         else:
             zones.append(zone(group, "deck", top + hidden(len(s.decks[q]) - len(top)), q, deck_info))
             if mine and s.decks[q]:
