@@ -174,8 +174,19 @@ class SingleAgentEnv(gymnasium.Env):
         return info
 
 
+def make_single_agent(**kwargs: Any) -> SingleAgentEnv:
+    """gymnasium's entry point: ``SingleAgentEnv(**kwargs)``.
+
+    A function without ``metadata``, so gymnasium.make passes any ``render_mode`` straight to the
+    constructor, which refuses an unsupported one by name with a TypeError, instead of first
+    warning that it is not in ``render_modes``: SB3's make_vec_env asks every env for
+    ``"rgb_array"`` and retries without it on that TypeError, which must stay silent.
+    """
+    return SingleAgentEnv(**kwargs)
+
+
 def register_all(gym_ids: dict[str, str]) -> None:
     """Register ``gym_id -> SingleAgentEnv(env_id)`` with gymnasium for every game that has one."""
     for env_id, gym_id in gym_ids.items():
         if gym_id not in gymnasium.registry:
-            gymnasium.register(id=gym_id, entry_point="card_envs.gym:SingleAgentEnv", kwargs={"env_id": env_id})
+            gymnasium.register(id=gym_id, entry_point="card_envs.gym:make_single_agent", kwargs={"env_id": env_id})

@@ -1,9 +1,9 @@
 """Every registered game in the RL libraries, used as each library's docs show, with nothing of
 ours in between beyond what the README's "Using with other libraries" names.
 
-One test per library and game: SB3's check_env, TorchRL's check_env_specs on both views,
-Tianshou's Collector, RLlib's env checker and one PPO iteration (one local Ray instance for the
-module). Gymnasium's check_env and PettingZoo's state_test on every game live in test_gym.py and
+One test per library and game: SB3's check_env and make_vec_env, TorchRL's check_env_specs on both
+views and through GymEnv by id, Tianshou's Collector, RLlib's env checker and one PPO iteration
+(one local Ray instance for the module). Gymnasium's check_env and PettingZoo's state_test on every game live in test_gym.py and
 test_envs.py. A library that is not installed skips its tests (the ``test`` extra installs them
 all). The examples/ scripts run here too, with short settings, so they cannot rot.
 """
@@ -48,6 +48,17 @@ def test_sb3_check_env(env_id):
         env_checker.check_env(gymnasium.make(gym_id(env_id), mask_in_observation=True).unwrapped)
 
 
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_sb3_make_vec_env_probe_is_silent(env_id):
+    """make_vec_env asks every env for render_mode="rgb_array" and retries without it on our
+    TypeError; gymnasium must not warn before the retry (one warning per env)."""
+    env_util = pytest.importorskip("stable_baselines3.common.env_util")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        vec = env_util.make_vec_env(gym_id(env_id), n_envs=2, seed=0)
+        assert vec.reset().shape == (2, *vec.observation_space.shape)
+
+
 # ----- TorchRL -------------------------------------------------------------------------------
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_torchrl_pettingzoo_wrapper(env_id):
@@ -72,6 +83,29 @@ def test_torchrl_gym_wrapper_with_action_mask(env_id):
     env = TransformedEnv(GymWrapper(gymnasium.make(gym_id(env_id), mask_in_observation=True)), ActionMask())
     check_env_specs(env, seed=0)
     with no_illegal_actions():
+        rollout = env.rollout(50)
+    assert rollout.batch_size[0] > 0
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_torchrl_gym_env_by_id(env_id):
+    """TorchRL's GymEnv(gym_id) passes frameskip and retries without it only on Python's own
+    "unexpected keyword argument 'frameskip'" wording; no warning but our illegal-action penalty
+    (check_env_specs sends unmasked random actions), and masked play with ActionMask."""
+    pytest.importorskip("torchrl")
+    from torchrl.envs import ActionMask, TransformedEnv
+    from torchrl.envs.libs.gym import GymEnv
+    from torchrl.envs.utils import check_env_specs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        warnings.filterwarnings("ignore", message=r".*is illegal")
+        check_env_specs(GymEnv(gym_id(env_id)), seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)  # an illegal action too: the mask must hold
+        env = TransformedEnv(GymEnv(gym_id(env_id), mask_in_observation=True, categorical_action_encoding=True),
+                             ActionMask())
+        check_env_specs(env, seed=0)
         rollout = env.rollout(50)
     assert rollout.batch_size[0] > 0
 

@@ -51,6 +51,7 @@ def make_game(env_id: str, **config: Any) -> Game:
         raise RuntimeError(f"{env_id} is registered to {cls.__name__}, which is {cls.name}_v{cls.version}")
     accepted = [p for p in inspect.signature(cls).parameters]
     unknown = sorted(set(config) - set(accepted))
-    if unknown:
-        raise ArgumentError(f"{env_id} does not accept {unknown}; its arguments are {accepted}")
+    if unknown:  # Python's own wording: libraries' probes (TorchRL's frameskip) retry on its text
+        got = ", ".join(f"an unexpected keyword argument {name!r}" for name in unknown)
+        raise ArgumentError(f"{env_id} got {got}; its arguments are {accepted}")
     return cls(**{**spec(env_id).kwargs, **config})
