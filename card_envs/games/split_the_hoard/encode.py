@@ -146,9 +146,6 @@ class Encoder:
                     add_w(1.0)
                     add_i(o["offer_coins"] + r * 3 + k)
                     add_w(len(s.added[q][k]) * self.per_card)
-                elif known[c] & bit:
-                    add_i(o["seen_held"] + r * nn + name[c])
-                    add_w(unit)
             if full:
                 for c in s.hand[q]:
                     add_i(o["hands"] + q * nn + name[c])

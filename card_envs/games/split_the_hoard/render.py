@@ -49,15 +49,19 @@ def render_text(state: SplitTheHoardState, viewer: int | None) -> str:
         seen = [c for c in state.coins[p] if sees(c)]
         if seen:
             lines.append(f"  coins seen: {_names(cs, seen)}")
+        open_ = state.flipped or everything or viewer == p
         if state.hand[p]:
-            shown = [c for c in state.hand[p] if sees(c, p)]
+            shown = state.hand[p] if open_ else []
             lines.append(f"  hand: {len(state.hand[p])} cards" + (f" ({_names(cs, shown)})" if shown else ""))
+        # a dealt card another seat saw before the deal is known, not where it went (hand or which card)
+        seen = [] if open_ else [c for c in state.hand[p] + state.offer[p] if c >= 0 and sees(c)]
+        if seen:
+            lines.append(f"  dealt cards seen: {_names(cs, seen)}")
         offers = []
         for k in range(3):
             c = state.offer[p][k]
             if c < 0:
                 continue
-            open_ = state.flipped or everything or viewer == p  # a peeked card is known, not where it was committed
             what = cs.names[cs.NAME[c]] if open_ else "face down"
             added = f" +{len(state.added[p][k])}" if open_ else ""
             offers.append(f"[{k + 1}{added}] {what}")

@@ -701,8 +701,13 @@ class SplitTheHoardState(State):
         hands and unflipped commits, the other hidden Titles and the Title deck. The cards he knows
         stay where they are; the others are drawn from the sorted pool of the unseen cards, and
         each face-down place keeps who else knows it (that is public: everyone saw them peek).
+        Before the flip, where another seat put its dealt cards (hand or which Negotiate Card) and
+        how its added Coins are split between the cards are hidden too, even for cards `player`
+        knows: only how many went there is public (see `_rearrange_commits`).
         The copy depends only on what `player` knows and on `rng`."""
         copy = self.clone()
+        if not copy.flipped:
+            copy._rearrange_commits(player, rng)
         slots = copy.hidden_slots(player)
         pool = sorted(pile[i] for pile, i in slots)
         bits = [copy.known_by[pile[i]] for pile, i in slots]
@@ -712,6 +717,8 @@ class SplitTheHoardState(State):
             pile[i] = c
             copy.known_by[c] = b
         copy.seen = {c for c in copy.seen | set(pool) if copy.known_by[c]}
+        copy._legal = copy._mask = None
+        copy._scores = None
         n = self.game.num_players
         if self.is_terminal():  # the hidden Titles were revealed at scoring
             return copy
@@ -721,9 +728,31 @@ class SplitTheHoardState(State):
             if q != player:
                 copy.titles[q] = titles.pop()
         copy.title_deck = sorted(titles)
-        copy._legal = None
-        copy._scores = None
         return copy
+
+    def _rearrange_commits(self, player: int, rng: np.random.Generator) -> None:
+        """Deal each other seat's cards of this Reveal (hand and unflipped commits) anew among the
+        same places, and put each of its added Coins on a uniformly random Negotiate Card. The
+        places are public (the hand's size, the Negotiate Cards filled in order 1, 2, 3, how many
+        Coins were added in all); what lies where is not, even for a card `player` saw before the
+        deal or a Coin he paid: he knows that the seat holds it, not where. The cards go in a
+        canonical order first (known ones by id, the others by who knows them, the one thing
+        public about them, as they are resampled next), so their real places never enter."""
+        bit, known = 1 << player, self.known_by
+
+        def canonical(cards: list[int]) -> list[int]:
+            cards = sorted(cards, key=lambda c: (0, c) if known[c] & bit else (1, known[c]))
+            return [cards[j] for j in rng.permutation(len(cards))]
+
+        for q in self.game.others[player]:
+            places = [(self.hand[q], i) for i in range(len(self.hand[q]))]
+            places += [(self.offer[q], k) for k in range(SLOTS) if self.offer[q][k] >= 0]
+            for (pile, i), c in zip(places, canonical([pile[i] for pile, i in places])):
+                pile[i] = c
+            coins = canonical([c for pile in self.added[q] for c in pile])
+            self.added[q] = [[] for _ in range(SLOTS)]
+            for c, k in zip(coins, rng.integers(SLOTS, size=len(coins))):
+                self.added[q][k].append(c)
 
     def to_json(self) -> dict[str, Any]:
         from card_envs.games.split_the_hoard.snapshot import state_to_json
