@@ -189,15 +189,19 @@ def _split_the_hoard(state, viewer: int | None) -> list[Zone]:
                           f"{cls.name}{' (power used)' if state.power_used[p] else ''}: "
                           f"{len(state.coins[p])} coins"))
         zones.append(zone(group, "treasures", named(state.treasures[p]), p))
+        open_ = state.flipped or everything or viewer == p
         if state.hand[p]:
-            shown = [c for c in state.hand[p] if sees(c, p)]
-            zones.append(zone(group, "hand", named(shown) + hidden(len(state.hand[p]) - len(shown)), p))
+            zones.append(zone(group, "hand", named(state.hand[p]) if open_ else hidden(len(state.hand[p])), p))
+        # a dealt card the viewer saw before the deal is known, not where it went (hand or which card)
+        seen = [] if open_ else [c for c in state.hand[p] + state.offer[p] if c >= 0 and sees(c)]
+        if seen:
+            zones.append(zone(group, "dealt cards seen", named(seen), p))
         offers = []
         for k in range(3):
             c = state.offer[p][k]
             if c < 0:
                 continue
-            if state.flipped or sees(c, p):
+            if open_:
                 offers.append(face(f"[{k + 1}] {cs.names[cs.NAME[c]]}" + (
                     f" +{len(state.added[p][k])}" if state.added[p][k] else ""), f"p-{cs.phase[cs.NAME[c]]}"))
             else:
