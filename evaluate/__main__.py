@@ -10,14 +10,17 @@ folder (``runs/<run>/checkpoints``: every ``step_*.pt`` in it, for a rating curv
     python -m evaluate three_piles_v0 --gauntlet runs/mine/checkpoints/latest.pt   # vs every baseline
     python -m evaluate three_piles_v0 runs/mine/checkpoints heuristic greedy       # rating vs step
     python -m evaluate three_piles_v0 --exploit runs/mine/checkpoints/latest.pt --minutes 10
+    python -m evaluate three_piles_v0 --exploit runs/mine/checkpoints/latest.pt --exploit-steps 30000000
 
 Two players: head-to-head; more: round-robin (every pair; two checkpoints of the same folder are
 not paired); ``--gauntlet P``: P (a file or a folder) against each listed player, or every
-baseline when none is listed; ``--exploit P``: train a fresh agent against P alone for
-``--minutes`` (P plays every other team's seats, frozen), then play it against P: the exploiter's
-win rate measures how exploitable P is (`evaluate.exploit`); P may also be a scripted agent
-(``--exploit heuristic``), the same measure for comparison. Each deal is played in every distinct seating on the same seeds
-(see `evaluate.runner`). Writes results.json, results.md and PNG plots to ``--out``.
+baseline when none is listed; ``--exploit P``: train ``--attempts`` fresh agents against P alone
+(P plays every other team's seats, frozen), sharing ``--minutes`` (or ``--exploit-steps``), then
+play each against P, random and the scripted agent: the strongest exploiter's win rate, among
+those that beat random, measures how exploitable P is (`evaluate.exploit`); P may also be a
+scripted agent (``--exploit heuristic``), the same measure for comparison. Each deal is played
+in every distinct seating on the same seeds (see `evaluate.runner`). Writes results.json,
+results.md and PNG plots to ``--out``.
 """
 
 from __future__ import annotations
@@ -34,8 +37,8 @@ from itertools import combinations
 from pathlib import Path
 
 import card_envs
-from agents import baseline_names, named_bots_text, opponent_names
-from evaluate.exploit import train_exploiter
+from agents import baseline_names, named_bots_text, opponent_names, policy_names
+from evaluate.exploit import ATTEMPTS, CHECK_DEALS, check_opponents, summarise, train_exploiters, warnings
 from evaluate.players import Player, expand_all
 from evaluate.report import build_report, check_writable, markdown, write_all
 from evaluate.runner import SEATINGS, available_cores, distinct_rotations, play_pairings, seating_pattern
@@ -60,9 +63,20 @@ def build_parser() -> argparse.ArgumentParser:
                              "an ismcts game costs about 1 CPU s on 3 Piles, 15 on Split the Hoard, 50 on "
                              "Dominion, 90 on Illimat; list the opponents to leave it out)")
     parser.add_argument("--exploit", metavar="CHECKPOINT",
-                        help="train a best-response agent against this checkpoint file (or a scripted agent: "
-                             "random, heuristic, a named bot, for comparison), then play it against it")
-    parser.add_argument("--minutes", type=float, default=10.0, help="--exploit: training time of the exploiter")
+                        help="train --attempts best-response agents against this checkpoint file (or a scripted "
+                             "agent: random, heuristic, a named bot, for comparison), then play each against it")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="--exploit: training time of all the exploiters together, shared evenly by the "
+                             "--attempts, one after another (10 when neither budget is given); time-bounded, "
+                             "so runs of the same --seed differ")
+    parser.add_argument("--exploit-steps", type=int, default=None,
+                        help="--exploit: instead of --minutes, training steps of all the exploiters together, "
+                             "shared evenly: the same --seed then gives the same exploiters and report on the "
+                             "same machine")
+    parser.add_argument("--attempts", type=int, default=ATTEMPTS,
+                        help="--exploit: exploiters trained; the strongest that beats random is the result")
+    parser.add_argument("--check-deals", type=int, default=CHECK_DEALS,
+                        help="--exploit: deals of each exploiter's sanity check against random and the scripted agent")
     parser.add_argument("--deals", type=int, default=200, help="deals per pairing (each in every seating)")
     parser.add_argument("--seed", type=int, default=0, help="deal d is dealt from seed + d")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (results do not depend on it)")
@@ -86,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
 def parse_args(argv: list[str] | None, parser: argparse.ArgumentParser | None = None) -> argparse.Namespace:
     parser = parser or build_parser()
     args = parser.parse_intermixed_args(argv)  # players may come after options
-    for name in ("deals", "workers", "chunk_deals"):
+    for name in ("deals", "workers", "chunk_deals", "attempts", "check_deals"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.seed < 0:
@@ -101,8 +115,14 @@ def parse_args(argv: list[str] | None, parser: argparse.ArgumentParser | None = 
         parser.error("--html writes pages beside the replays: give --record DIR too")
     if args.exploit is not None and (args.gauntlet is not None or args.players):
         parser.error("--exploit TARGET takes no players and no --gauntlet")
-    if not 0 < args.minutes < float("inf"):
+    if args.minutes is not None and not 0 < args.minutes < float("inf"):
         parser.error(f"--minutes must be a positive number, got {args.minutes}")
+    if args.exploit_steps is not None and args.minutes is not None:
+        parser.error("--minutes and --exploit-steps are two budgets for the same training: give one")
+    if args.exploit_steps is not None and args.exploit_steps < args.attempts:
+        parser.error(f"--exploit-steps must be at least --attempts ({args.attempts}), got {args.exploit_steps}")
+    if args.exploit_steps is None and args.minutes is None:
+        args.minutes = 10.0
     if args.gauntlet is None and args.exploit is None and len(args.players) < 2:
         parser.error("give at least two players (or --gauntlet CHECKPOINT, or --exploit CHECKPOINT)")
     cores = available_cores()
@@ -146,16 +166,16 @@ def main(argv: list[str] | None = None) -> int:
         mode, players, pairs = plan(args, game)
         for folder in [out] + ([Path(args.record)] if args.record else []):
             check_writable(folder)
-        if mode == "exploit" and (out / "exploiter" / "checkpoints").exists():
-            raise ValueError(f"{out / 'exploiter'} holds an earlier exploiter: choose another --out")
+        earlier = sorted(out.glob("exploiter*/checkpoints")) if mode == "exploit" else []
+        if earlier:
+            raise ValueError(f"{earlier[0].parent} holds an earlier exploiter: choose another --out")
     except (ValueError, OSError) as error:
         parser.error(str(error))  # usage, one line of error, exit code 2
     if mode == "exploit":
-        print(f"training an exploiter of {players[0].spec} for {args.minutes:g} minutes -> {out / 'exploiter'}",
-              file=sys.stderr)
-        exploiter, trained = train_exploiter(args.env_id, game.config, players[0].spec, args.minutes, out,
-                                             args.seed, progress=not args.no_progress)
-        players, pairs = [exploiter] + players, [(exploiter, players[0])]
+        target = players[0]
+        exploiters, trained = train_exploiters(args.env_id, game.config, target.spec, out, args.seed, args.attempts,
+                                               args.minutes, args.exploit_steps, progress=not args.no_progress)
+        players, pairs = exploiters + players, [(e, target) for e in exploiters]
     pattern = seating_pattern(game, args.seating)
     seatings = len(distinct_rotations(pattern))
     print(f"{args.env_id} {mode}: {len(players)} players, {len(pairs)} pairings x {args.deals} deals x "
@@ -165,16 +185,30 @@ def main(argv: list[str] | None = None) -> int:
     results = play_pairings(args.env_id, game.config, pairs, args.deals, args.seed, args.workers,
                             args.chunk_deals, args.record, progress=not args.no_progress, record_html=args.html,
                             seating=args.seating)
+    if mode == "exploit":  # each exploiter's sanity check (not recorded)
+        checks = check_opponents(target, policy_names(game))
+        results += play_pairings(args.env_id, game.config, [(e, c) for e in exploiters for c in checks],
+                                 args.check_deals, args.seed, args.workers, args.chunk_deals, None,
+                                 progress=not args.no_progress, seating=args.seating)
+        players += checks
+        summary = summarise(target, exploiters, trained, results, policy_names(game))
     wall = time.perf_counter() - start
     command = "python -m evaluate " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     meta = {"env_id": args.env_id, "config": game.config, "mode": mode, "deals": args.deals, "seed": args.seed,
             "seating_pattern": "".join("AB"[k] for k in pattern), "seatings_per_deal": seatings,
             "chunk_deals": args.chunk_deals, "workers": args.workers, "wall_s": wall, "command": command,
-            "record": args.record, **({"exploit_minutes": args.minutes, **trained} if mode == "exploit" else {})}
+            "record": args.record}
+    if mode == "exploit":
+        meta.update(exploit_minutes=args.minutes, exploit_steps=args.exploit_steps, attempts=args.attempts,
+                    check_deals=args.check_deals, exploit=summary)
     report = build_report(meta, players, results)
     files = write_all(report, out, make_plots=not args.no_plots)
     print(markdown(report))
     print(f"wrote {', '.join(str(f) for f in files)}", file=sys.stderr)
+    if mode == "exploit":
+        for line in warnings(summary):
+            print(line, file=sys.stderr)
+        return 0 if summary["best"] is not None else 1
     return 0
 
 

@@ -86,12 +86,22 @@ def build_report(meta: dict[str, Any], players: list[Player], results: list[Pair
 
 # ----- files ----------------------------------------------------------------------------------
 def check_writable(folder: Path) -> None:
-    """Create ``folder`` and write a file there, or ValueError: fail before the work, not after."""
+    """Create ``folder`` and write a file there, or ValueError: fail before the work, not after.
+
+    The folders it creates are removed again (the writes that follow create them), so that a
+    command refused by a later check leaves no empty folder behind."""
+    created = [f for f in (folder, *folder.parents) if not f.exists()]  # deepest first
     try:
         folder.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=folder).close()
     except OSError as error:
         raise ValueError(f"cannot write to {folder}: {error.strerror or error}") from None
+    finally:
+        for made in created:
+            try:
+                made.rmdir()
+            except OSError:  # not made (the error above), or not empty: another process writes there
+                pass
 
 
 def write_text(path: Path, text: str) -> None:
@@ -117,7 +127,8 @@ def markdown(report: dict[str, Any]) -> str:
              f"Config {json.dumps(meta['config'])}; {meta['deals']} deals (seeds {meta['seed']}.."
              f"{meta['seed'] + meta['deals'] - 1}), each played in {meta['seatings_per_deal']} seatings "
              f"(seating pattern {meta['seating_pattern']}, rotated); chunks of {meta['chunk_deals']} deals; "
-             f"{meta['workers']} worker(s); wall time {meta['wall_s']:.0f} s." + _exploiter_note(meta), "",
+             f"{meta['workers']} worker(s); wall time {meta['wall_s']:.0f} s.", "",
+             *_exploit_section(meta),
              "## Results (player A vs player B)", "",
              "Win rate = A's wins / games, score rate = (wins + draws / 2) / games, each with its Wilson "
              "95% interval; A's reward = mean reward of A's seats (its team's; in win mode (W - L) / games "
@@ -289,11 +300,46 @@ def write_all(report: dict[str, Any], out: Path, make_plots: bool = True) -> lis
     return [out / name for name in report["meta"]["files"]]
 
 
-def _exploiter_note(meta: dict[str, Any]) -> str:
-    if "exploiter_steps" not in meta:
-        return ""
-    return (f" The exploiter trained for {meta['exploiter_steps']:,} steps in {meta['exploiter_train_s']:.0f} s "
-            f"(--minutes {meta['exploit_minutes']:g}).")
+def _exploit_section(meta: dict[str, Any]) -> list[str]:
+    """--exploit: the result, the spread across attempts beside the game-sampling interval, and
+    every attempt with its sanity checks (`evaluate.exploit`)."""
+    summary = meta.get("exploit")
+    if summary is None:
+        return []
+    attempts, spread = summary["attempts"], summary["spread"]
+    budget = (f"--exploit-steps {meta['exploit_steps']:,}" if meta.get("exploit_steps") is not None
+              else f"--minutes {meta['exploit_minutes']:g}")
+    lines = ["## Exploitability", ""]
+    if summary["best"] is None:
+        lines.append(f"**Not measured**: none of the {len(attempts)} exploiters beat random (below), so none "
+                     f"measures how exploitable {summary['target']} is.")
+    else:
+        low, high = summary["win_rate_wilson95"]
+        sd = f", standard deviation {spread['sd']:.3f}" if spread["sd"] is not None else ""
+        lines.append(f"The strongest of the {spread['counted']} exploiters that beat random ({summary['best']}) "
+                     f"wins **{summary['win_rate']:.3f}** [{low:.3f}, {high:.3f}] against {summary['target']} "
+                     f"(Wilson 95%: game sampling, standard error {summary['sampling_se']:.3f}). Run-to-run "
+                     f"spread across those attempts: {spread['low']:.3f} to {spread['high']:.3f}{sd}. A maximum "
+                     "of noisy rates leans high by up to about one standard error.")
+    lines += ["", f"{len(attempts)} attempts shared {budget}, one after another, each seeded from (--seed, "
+              "attempt). Sanity checks: score rate (wins + draws / 2) against each baseline over "
+              f"{next(iter(attempts[0]['checks'].values()))['games']} games; an exploiter whose score rate "
+              "against random is not above 0.5 with 95% confidence is flagged and left out of the maximum.", ""]
+    names = list(attempts[0]["checks"])
+    lines += ["| attempt | seed | steps | train s | win rate vs target [95%] | "
+              + " | ".join(f"score rate vs {n} [95%]" for n in names) + " | counted |",
+              "|---|---:|---:|---:|---|" + "---|" * len(names) + "---|"]
+    for a in attempts:
+        cells = [_rate(a["vs_target"], "win_rate")] + [_rate(a["checks"][n], "score_rate") for n in names]
+        counted = "yes" if a["beats_random"] else "**no: did not beat random**"
+        lines.append(f"| {a['label']} | {a['seed']} | {a['steps']:,} | {a['train_s']:.0f} | "
+                     + " | ".join(cells) + f" | {counted} |")
+    return lines + [""]
+
+
+def _rate(rates: dict[str, Any], name: str) -> str:
+    low, high = rates[f"{name}_wilson95"]
+    return f"{rates[name]:.3f} [{low:.3f}, {high:.3f}]"
 
 
 def _json_default(value: Any) -> Any:
