@@ -311,3 +311,57 @@ def _merge_hidden(cards: list[Card]) -> list[Card]:
         else:
             out.append(card)
     return out
+
+
+# ----- card notes (hover text) ------------------------------------------------------------------
+def _dominion_notes(game) -> dict[str, str]:
+    from card_envs.games.dominion.cards import CARD_NAMES, COST, DEBT, PLUS_ACTIONS, PLUS_BUYS, PLUS_CARDS, \
+        PLUS_COINS, PLUS_VP, TYPE_NAMES, TYPES, VP
+    from card_envs.games.dominion.effects import ON_GAIN, ON_TRASH, SPECIAL
+
+    notes = {}
+    for c, name in enumerate(CARD_NAMES):
+        cost = f"${COST[c]}" + (f" + {DEBT[c]} Debt" if DEBT[c] else "")
+        kinds = " - ".join(t for bit, t in TYPE_NAMES.items() if TYPES[c] & bit)
+        gives = [f"+{k} {what}{'s' if k > 1 else ''}" for k, what in (
+            (PLUS_CARDS[c], "Card"), (PLUS_ACTIONS[c], "Action"), (PLUS_BUYS[c], "Buy"), (PLUS_VP[c], "VP token")) if k]
+        if PLUS_COINS[c]:
+            gives.append(f"+${PLUS_COINS[c]}")
+        if VP[c]:
+            gives.append(f"{VP[c]} VP")
+        elif VP[c] is None:
+            gives.append("VP counted by its rule")
+        if name in SPECIAL or name in ON_GAIN or name in ON_TRASH:
+            gives.append("more in the rules")
+        notes[name] = f"{name} | costs {cost} | {kinds}" + (f" | {', '.join(gives)}" if gives else "")
+    return notes
+
+
+def _split_the_hoard_notes(game) -> dict[str, str]:
+    cs = game.cards
+    notes = {}
+    for r in cs.rows:
+        rank = "unranked" if r.rank is None else f"modifier {r.rank:+d}" if r.modifier else f"rank {r.rank}"
+        parts = [r.name, rank, f"{r.vp} VP"]
+        if r.condition:
+            kind, arg = r.condition
+            parts.append(f"counts only with {' or '.join(arg)}" if kind == "has_any"
+                         else f"counts only after winning {arg} Starting Title(s)")
+        if r.effect:
+            parts.append(f"{r.phase} phase: {' '.join(map(str, r.effect))}")
+        parts.append(f"{r.copies} in the deck")
+        notes[r.name] = " | ".join(parts)
+    for t in cs.hidden:
+        rule = ", ".join(f"{k} {v}" for k, v in t.criterion.items() if k != "type")
+        notes[t.name] = f"{t.name} (hidden Title) | {t.vp} VP | {t.criterion['type'].replace('_', ' ')}: {rule}"
+    return notes
+
+
+NOTES = {"dominion": _dominion_notes, "split_the_hoard": _split_the_hoard_notes}
+
+
+def card_notes(game: Game) -> dict[str, str]:
+    """Card label -> one line about the card (cost, types, rank, VP, effect): a page's hover text.
+    Empty for games whose cards say all in their label."""
+    notes = NOTES.get(game.name)
+    return notes(game) if notes else {}

@@ -44,6 +44,7 @@ from typing import Any
 from card_envs.core.files import atomic_write
 from card_envs.core.game import Game, State
 from card_envs.core.registry import list_envs, make_game
+from card_envs.replay_html import write_replay_html  # one way: the page module never imports this one
 
 REPLAY_FORMAT = 1
 _KEYS = ("format", "env_id", "config", "snapshot", "actions", "final_scores", "returns", "players", "meta")
@@ -171,8 +172,6 @@ def main(argv: list[str] | None = None) -> int:
     view.add_argument("--reveal-all", action="store_true",
                       help="add an 'everything' view with every hidden card (hands, deck order): for post-mortems")
     args = parser.parse_args(argv)
-    from card_envs.replay_html import write_replay_html  # the page builder, only for this command
-
     try:
         replay = load_replay(args.replay)
         out = Path(args.out) if args.out else Path(args.replay).with_suffix(".html")

@@ -5,6 +5,15 @@ the game with the board drawn as cards (`card_envs.boards`), the action taken at
 a seat selector: "spectator" shows public information only, "player_k" what seat k saw. The URL
 hash picks the view and the position (``game.html#seat=1&step=40``; ``seat=public``).
 
+For people: the move list has one line per turn (a seat's consecutive decisions), worded from the
+game's "last move" line where it has one ("player_1 harvested KS from field 0 with KW"), else the
+decisions under their kind ("commit card: Ruby, Emerald"); what the last action changed is marked;
+the seats carry the agents' names; a banner gives the result at the end; Piles' Castle is its 3x4
+grid, Illimat's four fields lie around the Illimat; suits are drawn as symbols; Dominion's and
+Split the Hoard's cards show their cost or rank, types and effect on hover. The keys act whatever
+has focus: left/right arrows step, Space plays and pauses, Home/End jump (up/down still pick a
+view in the menu).
+
 Hidden information. The page holds, per position and per view, only what that view shows:
 ``game.render(state, viewer)`` (as lines) and ``boards.board(state, viewer)``, never the whole
 state. The action taken is shown to its actor; to another seat only when it could tell it from
@@ -20,16 +29,30 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from card_envs.boards import board
+from card_envs.boards import board, card_notes
 from card_envs.core.files import atomic_write
 from card_envs.core.game import Game, State
-from card_envs.replay import Replay
 
 WORLDS = 2  # determinized positions per seat, besides the real one, for `action_known`
+LAST_MOVE = ("  last move: ", "  last play: ")  # the render line that names a turn's play, where a game has one
+
+
+class Recorded(Protocol):
+    """What the page reads of a replay (`card_envs.replay.Replay`, which imports this module)."""
+
+    env_id: str
+    config: dict[str, Any]
+    actions: list[int]
+    players: list[str] | None
+
+    @property
+    def game(self) -> Game: ...
+
+    def initial_state(self) -> State: ...
 
 
 def action_known(state: State, action: int, seat: int, rng: np.random.Generator, worlds: int = WORLDS) -> bool:
@@ -70,6 +93,75 @@ def _public_known(game: Game, state: State, action: int, seats_know: bool) -> bo
     return True
 
 
+def _describe(game: Game, state: State, name: str) -> tuple[str, str]:
+    """(context, phrase) of a decision for the move list: the public kind of decision asked, where
+    the action's name alone is bare ("yes", "done"), and the name worded as a move."""
+    if game.name == "split_the_hoard":
+        from card_envs.games.split_the_hoard.effects import DECISION_NAMES
+
+        return DECISION_NAMES[state.decision].replace("_", " "), name
+    if game.name == "dominion":
+        if state.tasks:  # a card's own decision (Cellar's discards, a Militia victim's)
+            return state.tasks[-1]["kind"].replace("_", " "), name
+        phase = ("actions", "treasures", "buys")[state.phase]
+        if name == "done":
+            return "", f"ends {phase}"
+        verb, _, what = name.partition(" ")
+        return "", {"card": "plays ", "play": "plays ", "pile": "buys " if phase == "buys" else "gains "}.get(verb, verb + " ") + what
+    return "", name
+
+
+def _last_move(lines: list[str]) -> str | None:
+    return next((line.split(": ", 1)[1] for line in lines if line.startswith(LAST_MOVE)), None)
+
+
+def _turn_line(actor: int, decisions: list[tuple[str, str | None, bool]], before: str | None,
+               after: list[str | None]) -> str:
+    """One line for a turn (or its start) as one view saw it.
+
+    ``decisions``: (context, action name or None where hidden from the view, forced) per
+    decision; ``before``/``after``: the render's last-move line before the turn and after each
+    decision. Where the game names its plays there, those sentences: "player_1 drew a card, then
+    played 4H onto stack 2"; else the decisions under their contexts: "player_0: commit card:
+    Ruby, Emerald; commit coins: negotiate card 3 (3 coins) x2, done"."""
+    plays: list[str] = []
+    for line in after:
+        if line and line != (plays[-1] if plays else before):
+            plays.append(line)
+    if plays:
+        who = f"player_{actor} "
+        return plays[0] + "".join(", then " + (p[len(who):] if p.startswith(who) else p) for p in plays[1:])
+    groups: list[list] = []  # [context, [[phrase, count], ...]]
+    for context, name, forced in decisions:
+        if forced and name in ("done", "ends actions", "ends treasures", "ends buys") and len(decisions) > 1:
+            continue
+        phrase = name if name is not None else "a hidden choice"
+        if not groups or groups[-1][0] != context:
+            groups.append([context, []])
+        runs = groups[-1][1]
+        if runs and runs[-1][0] == phrase:
+            runs[-1][1] += 1
+        else:
+            runs.append([phrase, 1])
+    text = "; ".join((f"{context}: " if context else "")
+                     + ", ".join(p + (f" x{k}" if k > 1 else "") for p, k in runs) for context, runs in groups)
+    return f"player_{actor}: {text}"
+
+
+def _result(replay: Recorded, state: State) -> str:
+    returns, scores = state.returns(), state.scores()
+    names = replay.players or []
+
+    def who(k: int) -> str:
+        return f"player_{k}" + (f" ({names[k]})" if k < len(names) else "")
+
+    best = max(returns)
+    winners = [k for k, r in enumerate(returns) if r == best]
+    head = ("a draw" if len(winners) == len(returns) else
+            f"{' and '.join(who(k) for k in winners)} win{'s' if len(winners) == 1 else ''}")
+    return f"Game over: {head} | scores: " + ", ".join(f"{who(k)} {x}" for k, x in enumerate(scores))
+
+
 class _Strings:
     """Interned strings: the page stores each line and each zone once."""
 
@@ -85,8 +177,12 @@ class _Strings:
         return i
 
 
-def replay_data(replay: Replay, reveal_all: bool = False, seed: int = 0) -> dict[str, Any]:
-    """The page's data: per position and per view only what that view shows (module docstring)."""
+def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> dict[str, Any]:
+    """The page's data: per position and per view only what that view shows (module docstring).
+
+    Per position and view: ``h`` head, ``z`` zones, ``t`` render lines, ``a`` the action taken
+    there, ``m`` the move list's line for the turn up to that action; per position ``actor`` and
+    ``turn`` (consecutive decisions of one seat make one turn)."""
     game = replay.game
     n = game.num_players
     views: list[tuple[str, int | None]] = [("public", None)] + [(str(k), k) for k in range(n)]
@@ -94,52 +190,79 @@ def replay_data(replay: Replay, reveal_all: bool = False, seed: int = 0) -> dict
         views.append(("all", -1))
     strings = _Strings()
     rng = np.random.default_rng(seed)
+    steps: list[dict[str, Any]] = []
+    texts: list[dict[str, list[str]]] = []  # per position and view: the render's lines
+    seen: list[dict[str, tuple[str, str | None, bool]]] = []  # per action and view: its decision as seen
 
     def frame(state: State, viewer: int | None, action_text: str) -> dict[str, Any]:
         b = board(game, state, viewer)
-        return {"h": strings(b["head"]),
-                "z": [strings(json.dumps(z, separators=(",", ":"))) for z in b["zones"]],
-                "t": [strings(line) for line in game.render(state, viewer).split("\n")],
-                "a": strings(action_text)}
+        lines = game.render(state, viewer).split("\n")
+        return {"h": strings(b["head"]), "z": [strings(json.dumps(z, separators=(",", ":"))) for z in b["zones"]],
+                "t": [strings(line) for line in lines], "a": strings(action_text)}, lines
 
-    steps = []
     state = replay.initial_state()
     for i, action in enumerate(replay.actions + [None]):
         if action is None:
             if not state.is_terminal():
                 raise ValueError(f"replay ends after {len(replay.actions)} actions but the game is not over")
-            scores = ", ".join(f"player_{k} {s}" for k, s in enumerate(state.scores()))
-            returns = ", ".join(f"player_{k} {r:+g}" for k, r in enumerate(state.returns()))
-            text = f"game over | scores: {scores} | rewards: {returns}"
-            steps.append({"actor": None, "v": {key: frame(state, viewer, text) for key, viewer in views}})
+            result = _result(replay, state)
+            done = {key: frame(state, viewer, result) for key, viewer in views}
+            steps.append({"actor": None, "v": {key: f for key, (f, _) in done.items()}})
+            texts.append({key: lines for key, (_, lines) in done.items()})
             break
         if state.is_terminal():
             raise ValueError(f"replay has {len(replay.actions) - i} action(s) after the game ended")
         actor = state.current_player
         name = game.action_to_string(action)
         forced = len(state.legal_actions()) == 1
+        context, phrase = _describe(game, state, name)
         known = {k: action_known(state, action, k, rng) for k in range(n)}
         public = _public_known(game, state, action, all(known.values()))
-        step_views = {}
+        step_views, step_texts, step_seen = {}, {}, {}
         for key, viewer in views:
             if viewer == actor or viewer == -1:
-                text = f"player_{actor}: {name}" + (" (the only legal action)" if forced else "")
+                text, shown = f"player_{actor}: {name}" + (" (the only legal action)" if forced else ""), phrase
             elif (public if viewer is None else known[viewer]):
-                text = f"player_{actor}: {name}"
+                text, shown = f"player_{actor}: {name}", phrase
             else:
-                text = f"player_{actor} made a choice hidden from " + ("spectators" if viewer is None else "you")
-            step_views[key] = frame(state, viewer, text)
+                text, shown = f"player_{actor} made a choice hidden from " + (
+                    "spectators" if viewer is None else "you"), None
+            step_views[key], step_texts[key] = frame(state, viewer, text)
+            step_seen[key] = (context, shown, forced)
         steps.append({"actor": actor, "v": step_views})
+        texts.append(step_texts)
+        seen.append(step_seen)
         state.apply(action)
+    _add_move_lines(steps, texts, seen, strings, [key for key, _ in views])
     labels = [("spectator (public information)" if viewer is None else "everything (all hidden cards)"
                if viewer == -1 else f"player_{viewer}"
                + (f" ({replay.players[viewer]})" if replay.players and viewer < len(replay.players) else ""))
               for _, viewer in views]
-    return {"env_id": replay.env_id, "config": replay.config, "players": replay.players,
-            "views": [key for key, _ in views], "view_labels": labels, "strings": strings.items, "steps": steps}
+    return {"env_id": replay.env_id, "game": game.name, "config": replay.config, "players": replay.players,
+            "views": [key for key, _ in views], "view_labels": labels, "notes": card_notes(game),
+            "strings": strings.items, "steps": steps}
 
 
-def replay_html(replay: Replay, reveal_all: bool = False, title: str | None = None) -> str:
+def _add_move_lines(steps: list[dict], texts: list[dict], seen: list[dict], strings: _Strings,
+                    views: list[str]) -> None:
+    """Each position's ``turn`` and, per view, ``m``: its turn's line up to the action taken there."""
+    turn, start = -1, 0
+    for i, step in enumerate(steps):
+        if i == 0 or step["actor"] is None or step["actor"] != steps[i - 1]["actor"]:
+            turn, start = turn + 1, i
+        step["turn"] = turn
+        for key in views:
+            f = step["v"][key]
+            if step["actor"] is None:
+                f["m"] = f["a"]
+                continue
+            after = [_last_move(texts[j + 1][key]) for j in range(start, i + 1)]
+            line = _turn_line(step["actor"], [seen[j][key] for j in range(start, i + 1)],
+                              _last_move(texts[start][key]), after)
+            f["m"] = strings(line)
+
+
+def replay_html(replay: Recorded, reveal_all: bool = False, title: str | None = None) -> str:
     """The whole page as a string (see the module docstring)."""
     data = replay_data(replay, reveal_all)
     title = title or f"{replay.env_id} replay"
@@ -149,7 +272,7 @@ def replay_html(replay: Replay, reveal_all: bool = False, title: str | None = No
             .replace("%DATA%", payload))
 
 
-def write_replay_html(replay: Replay, path: str | Path, reveal_all: bool = False) -> None:
+def write_replay_html(replay: Recorded, path: str | Path, reveal_all: bool = False) -> None:
     """Write the page atomically (a temporary file beside ``path``, then a rename)."""
     text = replay_html(replay, reveal_all, title=f"{replay.env_id}: {Path(path).stem}")
     atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
@@ -176,13 +299,15 @@ _PAGE = """<!DOCTYPE html>
     <button id="last" title="last position (End)">&#x25B6;|</button>
     <input id="slider" type="range" min="0" value="0">
     <span id="counter"></span>
+    <span class="keys">keys: &larr; &rarr; step, space play/pause, Home/End</span>
   </div>
 </header>
+<div id="result" hidden></div>
 <main>
   <section id="status"><div id="head"></div><div id="action"></div></section>
   <section id="board"></section>
   <aside>
-    <h2>moves so far, as this view saw them</h2>
+    <h2>moves so far, one line per turn, as this view saw them</h2>
     <ol id="log"></ol>
     <details><summary>text view</summary><pre id="text"></pre></details>
   </aside>
@@ -195,33 +320,42 @@ _PAGE = """<!DOCTYPE html>
 """
 
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 0; background: #eef1ec; color: #1d2521; }
+body { font-family: system-ui, "DejaVu Sans", sans-serif; margin: 0; background: #eef1ec; color: #1d2521; }
 header { background: #24452f; color: #f4f4ee; padding: 8px 16px; position: sticky; top: 0; z-index: 2; }
 h1 { font-size: 18px; margin: 0 0 6px; }
-h2 { font-size: 14px; margin: 4px 0; }
+h2 { font-size: 13px; margin: 4px 0; }
 .controls { display: flex; gap: 6px; align-items: center; flex-wrap: wrap; }
 .controls button { min-width: 34px; }
+.keys { font-size: 11px; opacity: 0.75; }
 #slider { flex: 1; min-width: 160px; }
-main { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 12px; padding: 12px 16px; }
+#result { background: #ffd75e; color: #3a2a00; font-size: 17px; font-weight: 700; padding: 10px 16px;
+          text-align: center; border-bottom: 2px solid #b48a00; }
+main { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 12px; padding: 12px 16px; }
 #status { grid-column: 1 / 3; background: #fff; border-radius: 6px; padding: 8px 12px; }
 #head { white-space: pre-wrap; font-weight: 600; }
 #action { margin-top: 4px; color: #5a2d0c; }
 #board { display: flex; flex-wrap: wrap; gap: 10px; align-content: flex-start; }
 .group { background: #2f6b43; border-radius: 8px; padding: 6px 8px 8px; color: #f4f4ee; min-width: 160px;
-         display: flex; flex-wrap: wrap; align-content: flex-start; column-gap: 14px; max-width: 100%; }
+         display: flex; flex-wrap: wrap; align-content: flex-start; column-gap: 14px; max-width: 100%;
+         box-sizing: border-box; }
 .group.me { background: #3a5f8f; }
+.group.mover { box-shadow: 0 0 0 3px #ffd75e; }
 .group > h3 { font-size: 13px; margin: 0 0 2px; flex-basis: 100%; }
-.zone { margin: 4px 0; }
+.group > h3 .name { font-weight: 400; opacity: 0.85; }
+.zone { margin: 4px 0; border-radius: 5px; padding: 1px 3px; }
+.zone.changed { background: rgba(255, 215, 94, 0.28); }
 .zone-name { font-size: 11px; opacity: 0.9; }
 .zone-info { font-size: 11px; opacity: 0.8; }
-.zone-info::before { content: " · "; }
+.zone-info::before { content: " \\00b7 "; }
 .cards { display: flex; flex-wrap: wrap; gap: 3px; min-height: 20px; }
 .empty { font-size: 11px; opacity: 0.6; }
 .card { position: relative; min-width: 34px; height: 48px; padding: 2px 4px; box-sizing: border-box;
         border-radius: 5px; background: #fffef8; color: #222; border: 1px solid #777; font-weight: 700;
-        font-size: 14px; display: flex; align-items: center; justify-content: center; text-align: center;
+        font-size: 15px; display: flex; align-items: center; justify-content: center; text-align: center;
         box-shadow: 1px 1px 1px rgba(0,0,0,0.3); }
 .card.long { font-size: 10px; max-width: 84px; font-weight: 600; }
+.card.fresh { outline: 3px solid #ffb300; outline-offset: 0; }
+.card[data-note] { cursor: help; }
 .card.back { background: repeating-linear-gradient(45deg, #7b2424, #7b2424 4px, #a33a3a 4px, #a33a3a 8px);
              color: #fff; }
 .card .n { position: absolute; right: -5px; top: -6px; background: #111; color: #fff; border-radius: 8px;
@@ -236,9 +370,25 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 12px; pa
 .t-action.t-victory { background: linear-gradient(#f2f2ee, #cfe9c5); }
 .p-reveal { background: #e8f0ff; } .p-negotiate { background: #fff1e0; } .p-claim { background: #eaf7e6; }
 .p-reaction { background: #fde8e8; } .title { background: #f3e6ff; }
+.castle { display: grid; grid-template-columns: repeat(4, minmax(120px, 1fr)); gap: 6px; }
+.castle > h3 { grid-column: 1 / 5; }
+.castle .zone { background: rgba(0, 0, 0, 0.15); margin: 0; padding: 3px 5px; }
+.castle .zone.changed { background: rgba(255, 215, 94, 0.35); }
+.castle .cards .card { margin-right: -18px; } .castle .cards .card:last-child { margin-right: 0; }
+.illimat { display: grid; grid-template-columns: 1fr auto 1fr; grid-template-areas: ". f0 ." "f3 mid f1" ". f2 .";
+           gap: 8px; align-items: center; justify-items: center; flex-basis: 100%; }
+.illimat .f0 { grid-area: f0; } .illimat .f1 { grid-area: f1; } .illimat .f2 { grid-area: f2; }
+.illimat .f3 { grid-area: f3; } .illimat .mid { grid-area: mid; background: #5b3b1a; border-radius: 18px;
+           min-width: 170px; max-width: 230px; justify-content: center; text-align: center; }
+.illimat .mid .zone { text-align: center; } .illimat .mid .cards { justify-content: center; }
+.illimat .group { min-width: 200px; }
+.season-summer { background: #8a6d16; } .season-spring { background: #2f7a3a; }
+.season-autumn { background: #9a4b16; } .season-winter { background: #2f5683; }
+.players { display: flex; flex-wrap: wrap; gap: 10px; flex-basis: 100%; }
 aside { background: #fff; border-radius: 6px; padding: 8px; max-height: 80vh; overflow: auto; font-size: 12px; }
-#log { padding-left: 36px; margin: 0; }
-#log li { cursor: pointer; } #log li.current { background: #ffe9a8; } #log li.hidden { color: #888; }
+#log { padding-left: 32px; margin: 0; }
+#log li { cursor: pointer; padding: 1px 0; } #log li.current { background: #ffe9a8; }
+#log li.hidden { color: #888; }
 #text { font-size: 11px; white-space: pre-wrap; }
 #errors { background: #b00; color: #fff; padding: 8px; }
 """
@@ -255,9 +405,19 @@ _JS = r"""
   var holder = document.getElementById("replay-data");
   var data = JSON.parse(holder.textContent);
   holder.remove();  // the document holds only the selected view from here on
-  var S = data.strings, steps = data.steps, zoneCache = {};
+  var S = data.strings, steps = data.steps, zoneCache = {}, notes = data.notes || {};
   var seatSel = document.getElementById("seat"), slider = document.getElementById("slider");
+  var playButton = document.getElementById("play");
   var state = {view: data.views[0], step: 0}, timer = null;
+  // Suit letters drawn as symbols: standard decks, and Illimat's seasons and stars.
+  var SUITS = {"s-C": ["C", "\u2663"], "s-D": ["D", "\u2666"], "s-H": ["H", "\u2665"], "s-S": ["S", "\u2660"],
+               "i-P": ["P", "\u273F"], "i-S": ["S", "\u2600"], "i-A": ["A", "\u2766"], "i-W": ["W", "\u2744"],
+               "i-X": ["*", "\u2605"]};
+  var SUIT_NAMES = {"s-C": "clubs", "s-D": "diamonds", "s-H": "hearts", "s-S": "spades", "i-P": "spring",
+                    "i-S": "summer", "i-A": "autumn", "i-W": "winter", "i-X": "stars"};
+  var STD = /\b(10|[2-9AJQK])([CDHS])\b/g, ILL = /\b(10|[2-9AJQKN])([PSAW*])(?![\w*])/g;
+  var STD_SYM = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
+  var ILL_SYM = {P: "\u273F", S: "\u2600", A: "\u2766", W: "\u2744", "*": "\u2605"};
 
   data.views.forEach(function (key, i) {
     var o = document.createElement("option");
@@ -272,9 +432,18 @@ _JS = r"""
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  function symbols(text) {  // card names in a line of text, suits as symbols
+    if (data.game === "three_piles" || data.game === "piles")
+      return text.replace(STD, function (_, r, s) { return r + STD_SYM[s]; });
+    if (data.game === "illimat") return text.replace(ILL, function (_, r, s) { return r + ILL_SYM[s]; });
+    return text;
+  }
   function zone(id) {
     if (!(id in zoneCache)) zoneCache[id] = JSON.parse(S[id]);
     return zoneCache[id];
+  }
+  function noteOf(label) {  // Split the Hoard's Negotiate Cards read "[1] Name +2"
+    return notes[label] || notes[label.replace(/^\[\d\] /, "").replace(/ \+\d+$/, "")];
   }
   function card(c) {
     var e;
@@ -282,14 +451,31 @@ _JS = r"""
       e = el("div", "card back", "?");
       e.title = "face down";
     } else {
-      e = el("div", "card " + (c.cls || "") + (c.label.length > 4 ? " long" : ""), c.label);
+      var shown = c.label, title = c.label, suit = SUITS[(c.cls || "").split(" ")[0]];
+      if (suit && shown.slice(-1) === suit[0]) {
+        shown = shown.slice(0, -1) + suit[1];
+        title = c.label + " (" + SUIT_NAMES[c.cls] + ")";
+      }
+      e = el("div", "card " + (c.cls || "") + (suit ? "" : " long"), shown);  // names in small type
       e.dataset.card = c.label;
-      e.title = c.label;
+      var note = noteOf(c.label);
+      if (note) { title = note; e.dataset.note = "1"; }
+      e.title = title;
     }
     if (c.n && c.n > 1) e.appendChild(el("span", "n", "x" + c.n));
     return e;
   }
   function frame(step) { return steps[step].v[state.view]; }
+  function key(z, seen) {  // a zone's identity from one position to the next
+    var k = z.group + "|" + z.name;
+    seen[k] = (seen[k] || 0) + 1;
+    return k + "|" + seen[k];
+  }
+  function counts(z) {
+    var out = {};
+    z.cards.forEach(function (c) { var l = c.hidden ? "\u0000back" : c.label; out[l] = (out[l] || 0) + (c.n || 1); });
+    return out;
+  }
 
   function readHash() {
     var h = new URLSearchParams(location.hash.replace(/^#/, ""));
@@ -302,34 +488,67 @@ _JS = r"""
     if (location.hash !== h) history.replaceState(null, "", h);
   }
 
+  function groupTitle(name) {
+    var h = el("h3", "", name), m = /^player_(\d+)$/.exec(name);
+    if (m && data.players && data.players[+m[1]]) h.appendChild(el("span", "name", " \u00b7 " + data.players[+m[1]]));
+    if (name === "player_" + state.view) h.appendChild(el("span", "name", " (this view)"));
+    return h;
+  }
+  function drawZone(z, before) {
+    var ze = el("div", "zone");
+    ze.dataset.zone = z.name;
+    if (z.owner !== null) ze.dataset.owner = String(z.owner);
+    var label = el("div", "");
+    label.appendChild(el("span", "zone-name", z.name));
+    if (z.info) label.appendChild(el("span", "zone-info", z.info));
+    ze.appendChild(label);
+    var cards = el("div", "cards"), had = before ? counts(before) : null;
+    if (had && JSON.stringify(had) !== JSON.stringify(counts(z))) ze.className += " changed";
+    if (z.cards.length === 0) cards.appendChild(el("span", "empty", "(none)"));
+    z.cards.forEach(function (c) {
+      var e = card(c), l = c.hidden ? "\u0000back" : c.label;
+      if (had) {  // more of this card than before: new here
+        var n = c.n || 1;
+        if ((had[l] || 0) < n) e.className += " fresh";
+        had[l] = Math.max(0, (had[l] || 0) - n);
+      }
+      cards.appendChild(e);
+    });
+    ze.appendChild(cards);
+    return ze;
+  }
+
   function drawBoard(f) {
-    var boardEl = document.getElementById("board"), groups = {}, order = [];
+    var boardEl = document.getElementById("board"), groups = {}, order = [], previous = {}, seen = {};
     boardEl.textContent = "";
+    if (state.step > 0) frame(state.step - 1).z.forEach(function (id) { var z = zone(id); previous[key(z, seen)] = z; });
+    seen = {};
     f.z.forEach(function (id) {
       var z = zone(id);
       if (!(z.group in groups)) { groups[z.group] = []; order.push(z.group); }
-      groups[z.group].push(z);
+      groups[z.group].push([z, state.step > 0 ? (previous[key(z, seen)] || {cards: []}) : null]);
     });
+    var mover = steps[state.step].actor, illimat = null, players = null;
     order.forEach(function (name) {
       var g = el("div", "group");
       g.dataset.group = name;
       if (name === "player_" + state.view) g.className += " me";
-      g.appendChild(el("h3", "", name === "player_" + state.view ? name + " (this view)" : name));
-      groups[name].forEach(function (z) {
-        var ze = el("div", "zone");
-        ze.dataset.zone = z.name;
-        if (z.owner !== null) ze.dataset.owner = String(z.owner);
-        var label = el("div", "");
-        label.appendChild(el("span", "zone-name", z.name));
-        if (z.info) label.appendChild(el("span", "zone-info", z.info));
-        ze.appendChild(label);
-        var cards = el("div", "cards");
-        if (z.cards.length === 0) cards.appendChild(el("span", "empty", "(none)"));
-        z.cards.forEach(function (c) { cards.appendChild(card(c)); });
-        ze.appendChild(cards);
-        g.appendChild(ze);
-      });
-      boardEl.appendChild(g);
+      if (mover !== null && name === "player_" + mover) g.className += " mover";
+      if (name === "castle") g.className += " castle";
+      g.appendChild(groupTitle(name));
+      groups[name].forEach(function (pair) { g.appendChild(drawZone(pair[0], pair[1])); });
+      var field = /^field (\d) \((\w+)\)$/.exec(name);
+      if (data.game === "illimat" && (field || name === "table")) {  // the four fields around the Illimat
+        if (illimat === null) { illimat = el("div", "illimat"); boardEl.appendChild(illimat); }
+        g.className += field ? " f" + field[1] + " season-" + field[2] : " mid";
+        if (!field) g.firstChild.textContent = "the Illimat";
+        illimat.appendChild(g);
+      } else if (/^player_/.test(name)) {
+        if (players === null) { players = el("div", "players"); boardEl.appendChild(players); }
+        players.appendChild(g);
+      } else {
+        boardEl.appendChild(g);
+      }
     });
   }
 
@@ -337,24 +556,30 @@ _JS = r"""
     var log = document.getElementById("log");
     log.textContent = "";
     for (var i = 0; i <= state.step; i++) {
-      var text = S[steps[i].v[state.view].a];
-      var li = el("li", i === state.step ? "current" : "", text);
-      if (/hidden from/.test(text)) li.className += " hidden";
-      li.value = i;
-      li.dataset.step = String(i);
+      if (i < state.step && steps[i + 1].turn === steps[i].turn) continue;  // the turn's last line so far
+      var start = i;
+      while (start > 0 && steps[start - 1].turn === steps[i].turn) start--;
+      var text = S[steps[i].v[state.view].m];
+      var li = el("li", i === state.step ? "current" : "", symbols(text));
+      if (/hidden from|a hidden choice/.test(text)) li.className += " hidden";
+      li.value = steps[i].turn + 1;
+      li.dataset.step = String(start);
       li.addEventListener("click", function (e) { go(parseInt(e.currentTarget.dataset.step, 10)); });
       log.appendChild(li);
     }
   }
 
   function draw() {
-    var f = frame(state.step);
+    var f = frame(state.step), last = state.step === steps.length - 1;
     seatSel.value = state.view;
     slider.value = String(state.step);
     document.getElementById("counter").textContent = "position " + state.step + " / " + (steps.length - 1);
-    document.getElementById("head").textContent = S[f.h];
+    document.getElementById("head").textContent = symbols(S[f.h]);
     document.getElementById("action").textContent =
-      (steps[state.step].actor === null ? "" : "action taken here: ") + S[f.a];
+      (steps[state.step].actor === null ? "" : "action taken here: ") + symbols(S[f.a]);
+    var result = document.getElementById("result");
+    result.hidden = !last;
+    result.textContent = last ? S[f.a] : "";
     document.getElementById("text").textContent = f.t.map(function (i) { return S[i]; }).join("\n");
     drawBoard(f);
     drawLog();  // the moves up to this position only
@@ -372,29 +597,39 @@ _JS = r"""
     if (timer === null) return;
     clearInterval(timer);
     timer = null;
-    document.getElementById("play").textContent = "play";
+    playButton.textContent = "play";
+    document.body.dataset.playing = "0";
+  }
+  function togglePlay() {
+    if (timer !== null) { stop(); return; }
+    if (state.step >= steps.length - 1) go(0);  // played to the end: play again from the start
+    playButton.textContent = "pause";
+    document.body.dataset.playing = "1";
+    timer = setInterval(function () { if (state.step >= steps.length - 1) stop(); else go(state.step + 1); }, 700);
   }
 
   seatSel.addEventListener("change", function () { state.view = seatSel.value; draw(); });
-  slider.addEventListener("input", function () { go(parseInt(slider.value, 10)); });
+  slider.addEventListener("input", function () { stop(); go(parseInt(slider.value, 10)); });
   document.getElementById("first").addEventListener("click", function () { stop(); go(0); });
   document.getElementById("last").addEventListener("click", function () { stop(); go(steps.length - 1); });
   document.getElementById("prev").addEventListener("click", function () { stop(); go(state.step - 1); });
   document.getElementById("next").addEventListener("click", function () { stop(); go(state.step + 1); });
-  document.getElementById("play").addEventListener("click", function () {
-    if (timer !== null) { stop(); return; }
-    this.textContent = "pause";
-    timer = setInterval(function () { if (state.step >= steps.length - 1) stop(); else go(state.step + 1); }, 700);
-  });
-  document.addEventListener("keydown", function (e) {
-    if (e.target === seatSel) return;
-    if (e.key === "ArrowRight") go(state.step + 1);
-    else if (e.key === "ArrowLeft") go(state.step - 1);
-    else if (e.key === "Home") go(0);
-    else if (e.key === "End") go(steps.length - 1);
-    else return;
+  playButton.addEventListener("click", togglePlay);
+  // The keys step and play whatever has focus: caught before the focused control (a button would
+  // click again on Space, the view menu would change the view on an arrow); Up/Down still pick a view.
+  var KEYS = {ArrowRight: function () { stop(); go(state.step + 1); },
+              ArrowLeft: function () { stop(); go(state.step - 1); },
+              Home: function () { stop(); go(0); }, End: function () { stop(); go(steps.length - 1); },
+              " ": togglePlay};
+  window.addEventListener("keydown", function (e) {
+    if (!(e.key in KEYS) || e.altKey || e.ctrlKey || e.metaKey) return;
     e.preventDefault();
-  });
+    e.stopPropagation();
+    if (!e.repeat) KEYS[e.key]();
+  }, true);
+  window.addEventListener("keyup", function (e) {  // a focused button clicks on Space's keyup
+    if (e.key === " ") { e.preventDefault(); e.stopPropagation(); }
+  }, true);
   window.addEventListener("hashchange", function () { readHash(); draw(); });
 
   readHash();

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import shutil
 import subprocess
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -203,6 +205,55 @@ def test_evaluate_html_writes_a_page_beside_each_replay(tmp_path):
         assert len(_embedded(page)["steps"]) == len(load_replay(path).actions) + 1
 
 
+@pytest.mark.parametrize("env_id", ENVS)
+def test_the_move_list_has_one_line_per_turn(pages, env_id):
+    """Consecutive decisions of one seat make one turn; its line grows with them and says what
+    was played, in words, never a bare "yes" or "done"."""
+    replay, _, data = pages[env_id]
+    steps = data["steps"]
+    turns = [step["turn"] for step in steps]
+    assert turns[0] == 0 and all(b - a in (0, 1) for a, b in zip(turns, turns[1:]))
+    assert turns[-1] < len(steps) - 1 or env_id in ("three_piles_v0", "piles_v0"), "some turns take decisions"
+    for i, step in enumerate(steps[:-1]):
+        same = i > 0 and step["turn"] == steps[i - 1]["turn"]
+        assert same == (i > 0 and step["actor"] == steps[i - 1]["actor"])
+        for view in data["views"]:
+            line = data["strings"][step["v"][view]["m"]]
+            assert line.startswith(f"player_{step['actor']}")
+            assert not re.match(r"player_\d+: (yes|no|done)\b", line), line
+    ends = [i for i in range(len(steps) - 1) if steps[i + 1]["turn"] != steps[i]["turn"]]
+    lines = [data["strings"][steps[i]["v"]["public"]["m"]] for i in ends]
+    words = {"illimat_v0": r"^player_\d (sowed|harvested|stockpiled) ", "three_piles_v0": r"^player_\d (took|drew) ",
+             "piles_v0": r"^player_\d placed ", "dominion_v0": r"^player_\d: .*\bbuys ",
+             "split_the_hoard_v0": r"^player_\d: commit card: "}
+    assert any(re.search(words[env_id], line) for line in lines), lines[:5]
+    assert data["strings"][steps[-1]["v"]["public"]["a"]].startswith("Game over: ")
+
+
+def test_a_turn_line_reads_as_sentences_or_decisions_under_their_kind():
+    from card_envs.replay_html import _turn_line
+
+    assert _turn_line(1, [("", "draw", False), ("", "play 4H -> stack 2", False)], "player_0 took 8C",
+                      ["player_1 drew a card", "player_1 played 4H onto stack 2"]) == \
+        "player_1 drew a card, then played 4H onto stack 2"
+    assert _turn_line(0, [("commit card", "Ruby", False), ("commit card", None, False),
+                          ("commit coins", "negotiate card 2 (2 coins)", False),
+                          ("commit coins", "negotiate card 2 (2 coins)", False), ("commit coins", "done", True)],
+                      None, [None] * 5) == \
+        "player_0: commit card: Ruby, a hidden choice; commit coins: negotiate card 2 (2 coins) x2"
+
+
+def test_the_result_names_the_winner_and_the_agents():
+    replay = _random_replay("three_piles_v0", seed=3)
+    replay.players = ["heuristic", "random"]
+    data = replay_data(replay)
+    result = _frame(data, len(data["steps"]) - 1, "public")["action"]
+    returns = replay.returns
+    winner = max(range(2), key=lambda k: returns[k])
+    expected = "a draw" if returns[0] == returns[1] else f"player_{winner} ({replay.players[winner]}) wins"
+    assert result.startswith(f"Game over: {expected} | scores: player_0 (heuristic) ")
+
+
 # ----- in a browser ---------------------------------------------------------------------------
 def _chromium() -> str | None:
     for name in (os.environ.get("CHROMIUM"), "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
@@ -249,6 +300,17 @@ class _Cards(HTMLParser):
             self.errors += data
 
 
+def _forms(label: str) -> set[str]:
+    """A card label and the forms the page may draw it in: the suit letter as the symbol of a
+    standard deck's suit or of an Illimat season."""
+    forms = {label}
+    for symbols in ({"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"},
+                    {"P": "\u273f", "S": "\u2600", "A": "\u2766", "W": "\u2744", "*": "\u2605"}):
+        if len(label) in (2, 3) and label[-1] in symbols:
+            forms.add(label[:-1] + symbols[label[-1]])
+    return forms
+
+
 def _drawn(zones) -> list[tuple]:
     """The cards a board's zones draw, as `_Cards` lists them (a stack of n is one card)."""
     return [(z["group"], z["name"], z["owner"], None if c.get("hidden") else c["label"]) for z in zones
@@ -289,7 +351,7 @@ def browser_runs(pages, tmp_path_factory):
                         shot, step)
     # The controls, worked by a script added to a copy of one page: selector, buttons, keys, slider, log.
     _, path, _ = pages[ENVS[0]]
-    worked = folder / "controls.html"
+    worked = profiles / "controls.html"
     worked.write_text(path.read_text(encoding="utf-8").replace("</body>", _WORK_THE_CONTROLS + "</body>"))
     command = [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                f"--user-data-dir={profiles / 'controls'}", "--enable-logging=stderr", "--v=0", "--dump-dom",
@@ -315,10 +377,11 @@ _WORK_THE_CONTROLS = """<script>
   slider.value = "7"; slider.dispatchEvent(new Event("input"));
   click("play"); click("play");
   seat.value = "1"; seat.dispatchEvent(new Event("change"));
-  document.querySelectorAll("#log li")[3].click();
+  var line = document.querySelectorAll("#log li")[1];  // the second turn: goes to its first position
+  line.click();
   var done = document.createElement("div");
   done.id = "worked";
-  done.textContent = document.body.dataset.view + "@" + document.body.dataset.step;
+  done.textContent = document.body.dataset.view + "@" + document.body.dataset.step + "@" + line.dataset.step;
   document.body.appendChild(done);
 })();
 </script>"""
@@ -327,7 +390,8 @@ _WORK_THE_CONTROLS = """<script>
 def test_the_controls_work_without_errors(browser_runs):
     dom, err, _, _ = browser_runs["controls"]
     assert not [line for line in err.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
-    assert '<div id="worked">1@3</div>' in dom
+    worked = re.search(r'<div id="worked">(.*?)</div>', dom).group(1).split("@")
+    assert worked[0] == "1" and worked[1] == worked[2] and int(worked[1]) > 0, worked
     assert re.search(r'<div id="errors" hidden(="")?></div>', dom)
 
 
@@ -358,10 +422,25 @@ def test_the_page_opens_in_chromium_and_shows_the_chosen_seat_only(pages, browse
             assert shown != theirs, f"player_{other}'s hand is drawn as player_{other} saw it"
         secret = {c[3] for c in theirs if c[3] and not re.search(rf"(?<![\w]){re.escape(c[3])}(?![\w])", seen_by_0)}
         for label in secret:
-            assert not re.search(rf"(?<![\w]){re.escape(label)}(?![\w])", text), f"{label} of player_{other}"
+            for form in _forms(label):
+                assert not re.search(rf"(?<![\w]){re.escape(form)}(?![\w])", text), f"{label} of player_{other}"
         secret_total += len(secret)
     if env_id in ("three_piles_v0", "piles_v0", "illimat_v0"):  # unique cards: some are secret
         assert secret_total, "the check had secret cards to look for"
+    # For people: the agents' names on the board, what changed since the position before, suit
+    # symbols, each game's own layout, and the cards' notes on hover.
+    assert "\u00b7 random" in dom, "the agents' names head their seats"
+    if step > 0 and _frame(data, step - 1, "0")["zones"] != mine["zones"]:
+        assert re.search(r'class="zone[^"]* changed"', dom), "what the last action changed is marked"
+    layout = {"piles_v0": r'class="group castle"',
+              "illimat_v0": r'<div class="illimat"><div class="group mid"(.(?!class="players"))*class="group f3 season-'}
+    if env_id in layout:
+        assert re.search(layout[env_id], dom, re.S), "the Castle as its grid, Illimat's fields around the Illimat"
+    if env_id in ("three_piles_v0", "piles_v0", "illimat_v0"):
+        assert re.search("[\u2663\u2666\u2665\u2660\u273f\u2600\u2766\u2744]</div>", dom), "suit symbols"
+    if env_id in ("dominion_v0", "split_the_hoard_v0"):
+        note = re.search(r'<div class="card [^"]*" data-card="([^"]+)" data-note="1" title="([^"]+)"', dom)
+        assert note and note.group(1) in note.group(2) and re.search(r"costs \$\d|rank|modifier", note.group(2))
     # The screenshot draws cards: their grey borders and the face-down cards' red stripes.
     assert shot.stat().st_size > 20_000
     image = pytest.importorskip("matplotlib.image").imread(shot)[..., :3]
@@ -369,3 +448,121 @@ def test_the_page_opens_in_chromium_and_shows_the_chosen_seat_only(pages, browse
     borders = np.all(np.abs(pixels - [119, 119, 119]) <= 2, axis=1).sum()
     backs = sum(np.all(np.abs(pixels - colour) <= 6, axis=1).sum() for colour in ([123, 36, 36], [163, 58, 58]))
     assert borders > 1000 and backs > 200, (borders, backs)
+
+
+class _DevTools:
+    """Headless Chromium driven over the DevTools protocol on a pipe (``--remote-debugging-pipe``:
+    it reads commands on fd 3 and answers on fd 4), so that keys and clicks are real input that
+    focused controls act on, as a person's are."""
+
+    def __init__(self, binary: str, profile: Path):
+        to_chrome, self._in = os.pipe()
+        self._out, from_chrome = os.pipe()
+
+        def fds_3_and_4():  # in the child, before exec
+            a, b = os.dup(to_chrome), os.dup(from_chrome)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+
+        self.process = subprocess.Popen(
+            [binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", f"--user-data-dir={profile}",
+             "--remote-debugging-pipe", "--window-size=1200,900", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=False,
+            preexec_fn=fds_3_and_4)
+        os.close(to_chrome)
+        os.close(from_chrome)
+        self._buffer, self._id, self._session = b"", 0, None
+        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+        self._session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+
+    def send(self, method: str, **params):
+        self._id += 1
+        message = {"id": self._id, "method": method, "params": params}
+        if self._session:
+            message["sessionId"] = self._session
+        os.write(self._in, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" in self._buffer:
+                raw, self._buffer = self._buffer.split(b"\0", 1)
+                reply = json.loads(raw)
+                if reply.get("id") == self._id:
+                    assert "error" not in reply, (method, reply["error"])
+                    return reply["result"]
+            ready, _, _ = select.select([self._out], [], [], 60)
+            assert ready, f"no answer to {method} within 60 s"
+            chunk = os.read(self._out, 1 << 20)
+            assert chunk, "chromium closed its pipe"
+            self._buffer += chunk
+
+    def js(self, expression: str):
+        return self.send("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
+
+    def click(self, element_id: str) -> None:
+        x, y = self.js(f"(function () {{ var r = document.getElementById('{element_id}').getBoundingClientRect();"
+                       " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def key(self, key: str) -> None:
+        code, vk = {" ": ("Space", 32), "ArrowLeft": ("ArrowLeft", 37), "ArrowRight": ("ArrowRight", 39),
+                    "ArrowDown": ("ArrowDown", 40), "End": ("End", 35), "Home": ("Home", 36)}[key]
+        extra = {"text": key} if key == " " else {}
+        self.send("Input.dispatchKeyEvent", type="keyDown", key=key, code=code, windowsVirtualKeyCode=vk, **extra)
+        self.send("Input.dispatchKeyEvent", type="keyUp", key=key, code=code, windowsVirtualKeyCode=vk)
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        os.close(self._in)
+        os.close(self._out)
+
+
+def test_the_keys_step_and_play_whatever_has_focus(pages, tmp_path):
+    """Real key presses: Space plays and pauses (a focused button is not clicked again), the arrows
+    step after a button, the view menu or the slider was used, End shows the result."""
+    binary = _chromium()
+    if binary is None:
+        pytest.skip("no chromium binary (apt-get install chromium)")
+    _, path, data = pages["three_piles_v0"]
+    chrome = _DevTools(binary, tmp_path / "profile")
+    try:
+        chrome.send("Page.enable")
+        chrome.send("Page.navigate", url=f"{path.as_uri()}#seat=0&step=0")
+        for _ in range(200):
+            if chrome.js("document.body && document.body.dataset.ready") == "1":
+                break
+            time.sleep(0.05)
+
+        def where():
+            return chrome.js("[document.body.dataset.view, +document.body.dataset.step, "
+                             "document.body.dataset.playing || '0']")
+
+        chrome.click("next")  # the button keeps the focus
+        assert where() == ["0", 1, "0"]
+        chrome.key(" ")
+        assert where()[2] == "1", "Space plays"
+        chrome.key(" ")
+        view, step, playing = where()
+        assert playing == "0" and step >= 1, "Space pauses, and the focused button was not clicked"
+        chrome.key("ArrowRight")
+        assert where() == ["0", step + 1, "0"]
+        chrome.js("document.getElementById('seat').focus()")
+        chrome.key("ArrowDown")  # the menu picks the next view
+        assert where() == ["1", step + 1, "0"]
+        chrome.key("ArrowRight")
+        chrome.key("ArrowRight")
+        assert where() == ["1", step + 3, "0"], "the arrows step with the view menu focused"
+        chrome.key("ArrowLeft")
+        assert where() == ["1", step + 2, "0"]
+        chrome.js("document.getElementById('slider').focus()")
+        chrome.key("ArrowLeft")
+        assert where() == ["1", step + 1, "0"], "one step with the slider focused"
+        chrome.key("End")
+        assert where()[1] == len(data["steps"]) - 1
+        assert chrome.js("document.getElementById('result').hidden") is False
+        assert chrome.js("document.getElementById('result').textContent").startswith("Game over: ")
+        chrome.key("Home")
+        assert where()[1] == 0 and chrome.js("document.getElementById('result').hidden") is True
+        assert not chrome.js("document.getElementById('errors').textContent")
+    finally:
+        chrome.close()
