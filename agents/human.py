@@ -4,8 +4,10 @@
     python -m agents.play illimat_v0 --human --seat 1 --opponent random
     python -m agents.play dominion_v0 --human --resume dominion_v0_seat0.snapshot.json
 
-You see your own view only (``game.render(state, your_seat)``). At each of your decisions the legal
-actions are listed as ``number: action name``; answer with the number or the exact name. A turn
+You see your own view only (``game.render(state, your_seat)``; Dominion's supply as a table of
+piles, costs and cards left). At each of your decisions the legal actions are listed as ``number:
+action name`` (a Dominion buy or gain with its cost and cards left; in Illimat, each field or play
+left out with the reason, such as a season's rule); answer with the number or the exact name. A turn
 made of several decisions (an Illimat harvest, a Dominion card's choices) is asked one decision at
 a time; a decision with one legal answer is played for you and said so. An answer that is not
 accepted is explained and asked again. ``quit`` (or the end of the input) saves the position to a
@@ -85,11 +87,27 @@ class HumanGame:
         mate = self.game.team_of(seat) == self.game.team_of(self.seat)
         return f"player_{seat} ({self.opponent}{', your partner' if mate else ''})"
 
-    def show_choices(self, legal: list[int]) -> None:
+    def show_choices(self, legal: list[int], state=None) -> None:
+        notes = CHOICE_NOTES.get(self.game.name)
         for k, action in enumerate(legal, 1):
-            self.say(f"  {k:>3}: {self.game.action_to_string(action)}")
+            note = notes(state, action) if notes and state is not None else ""
+            self.say(f"  {k:>3}: {self.game.action_to_string(action)}" + (f"  ({note})" if note else ""))
+        missing = MISSING.get(self.game.name)
+        for line in missing(state, legal) if missing and state is not None else []:
+            self.say(f"  not offered: {line}")
         self.say(f"Type a number 1..{len(legal)} or an action name as listed; 'help' lists them again, "
                  "'quit' saves and stops.")
+
+    def board(self, state) -> str:
+        """Your view, with Dominion's one-line supply as a table."""
+        text = self.env.render()
+        if self.game.name != "dominion":
+            return text
+        lines = text.split("\n")
+        at = next((i for i, line in enumerate(lines) if line.startswith(SUPPLY_LINE)), None)
+        if at is None:
+            return text
+        return "\n".join(lines[:at] + dominion_supply(state) + lines[at + 1:])
 
     # ----- the game -----------------------------------------------------------------------------
     def run(self) -> int:
@@ -126,13 +144,17 @@ class HumanGame:
     def ask(self, legal: list[int]) -> int | None:
         """Your action, or None to quit. A single legal action is played for you."""
         game = self.game
+        state = game.state_from_json(self.env.snapshot()["state"])
         self.say("-" * 72)
-        self.say(self.env.render())
+        self.say(self.board(state))
         if len(legal) == 1:
             self.say(f"Your only legal action: {game.action_to_string(legal[0])} (played for you)")
+            missing = MISSING.get(game.name)
+            for line in missing(state, legal) if missing else []:
+                self.say(f"  not offered: {line}")
             return legal[0]
         self.say(f"Your decision, player_{self.seat}:")
-        self.show_choices(legal)
+        self.show_choices(legal, state)
         names = {game.action_to_string(a): a for a in legal}
         folded = {" ".join(name.lower().split()): a for name, a in names.items()}
         while True:
@@ -148,7 +170,7 @@ class HumanGame:
             if answer.lower() in QUIT_WORDS:
                 return None
             if answer.lower() in HELP_WORDS:
-                self.show_choices(legal)
+                self.show_choices(legal, state)
                 continue
             refused = self.refusal(answer, legal, names, folded)
             if isinstance(refused, int):
@@ -187,7 +209,7 @@ class HumanGame:
     def finish(self, rewards: dict[str, float], scores: list[int] | None) -> None:
         env = self.env
         self.say("")
-        self.say(env.render())
+        self.say(self.board(self.game.state_from_json(env.snapshot()["state"])))
         self.say("Game over.")
         for seat, agent in enumerate(env.possible_agents):
             score = f"score {scores[seat]}, " if scores is not None else ""
@@ -196,3 +218,84 @@ class HumanGame:
         best = max(rewards.values())
         self.say("You win." if mine == best and mine > min(rewards.values())
                  else "A draw." if mine == best else "You lose.")
+
+
+# ----- game-specific help for a person ----------------------------------------------------------
+SUPPLY_LINE = "  supply (top first): "  # Dominion's render line that the table replaces
+
+
+def _dominion_cost(card: int) -> str:
+    from card_envs.games.dominion.cards import COST, DEBT
+
+    return f"${COST[card]}" + (f"+{DEBT[card]} Debt" if DEBT[card] else "")
+
+
+def dominion_supply(state) -> list[str]:
+    """Dominion's supply as a table: each pile's cost (of its top card), cards left, and cards."""
+    from card_envs.games.dominion.cards import CARD_NAMES, PILE_NAMES
+
+    rows = []
+    for p in state.supply:
+        pile = state.piles[p][::-1]  # top first
+        runs: list[list] = []
+        for c in pile:
+            if runs and runs[-1][0] == c:
+                runs[-1][1] += 1
+            else:
+                runs.append([c, 1])
+        cards = " / ".join(f"{k} {CARD_NAMES[c]}" for c, k in runs) if len(runs) > 1 else ""
+        rows.append((PILE_NAMES[p], _dominion_cost(pile[0]) if pile else "-", str(len(pile)) if pile else "empty",
+                     cards))
+    width = max(len(r[0]) for r in rows)
+    lines = [f"  supply: {'pile':<{width}}  cost  left  (a split pile's cards, top first)"]
+    lines += [f"          {name:<{width}}  {cost:>4}  {left:>5}  {cards}".rstrip() for name, cost, left, cards in rows]
+    return lines
+
+
+def dominion_choice_note(state, action: int) -> str:
+    """A buy or gain's cost and the cards left in its pile."""
+    from card_envs.games.dominion.cards import CARD_NAMES, PILE_NAMES
+    from card_envs.games.dominion.effects import OPTION0, PILE0
+
+    if not PILE0 <= action < OPTION0 or not state.piles[action - PILE0]:
+        return ""
+    pile, top = state.piles[action - PILE0], state.piles[action - PILE0][-1]
+    name = f"{CARD_NAMES[top]} " if CARD_NAMES[top] != PILE_NAMES[action - PILE0] else ""  # a split pile's top
+    return f"{name}{_dominion_cost(top)}, {len(pile)} left"
+
+
+def illimat_missing(state, legal: list[int]) -> list[str]:
+    """Why a field, or a play in the field chosen, is not among the choices."""
+    from card_envs.games.illimat.rules import ACTION, AUTUMN, FIELD, FIELD0, HARVEST, MAIDEN, NUM_FIELDS, \
+        SEASON_NAMES, SOW, SPRING, STOCKPILE, WINTER, cnames
+
+    out = []
+    if state.decision == FIELD:
+        card = cnames([state.m_card])[0] if state.m_card >= 0 else "your hand"
+        for f in range(NUM_FIELDS):
+            if FIELD0 + f in legal:
+                continue
+            season = state.season(f)
+            if state.m_full:
+                why = ("Winter there: no harvest unless the Maiden is face up" if season == WINTER
+                       and state.face_up_field(MAIDEN) < 0 else "a full harvest of your hand takes nothing there")
+            elif season == AUTUMN:
+                why = f"Autumn there: no sowing, and {card} can neither harvest nor stockpile there"
+            else:
+                why = "not playable there"
+            out.append(f"field {f} ({SEASON_NAMES[season]}): {why}")
+    elif state.decision == ACTION:
+        f, card = state.m_field, cnames([state.m_card])[0]
+        season = state.season(f)
+        reasons = {SOW: "sow: Autumn there (no sowing)" if season == AUTUMN else "sow: not allowed",
+                   HARVEST: "harvest: Winter there (no harvest unless the Maiden is face up)"
+                   if season == WINTER and state.face_up_field(MAIDEN) < 0
+                   else f"harvest: nothing in field {f} adds up to {card}",
+                   STOCKPILE: "stockpile: Spring there (no stockpiling)" if season == SPRING
+                   else f"stockpile: no stockpile of {card} with another card of your hand"}
+        out += [why for action, why in reasons.items() if action not in legal]
+    return out
+
+
+CHOICE_NOTES = {"dominion": dominion_choice_note}
+MISSING = {"illimat": illimat_missing}

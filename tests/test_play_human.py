@@ -145,3 +145,41 @@ def test_resume_refuses_another_games_snapshot(monkeypatch, capsys, tmp_path):
     code, out = _play(monkeypatch, capsys, ["--human", "--resume", str(path), "--opponent", "random"],
                       "1\n" * 500)
     assert code == 0 and "Game over." in out
+
+
+def _blocks(out: str) -> list[list[str]]:
+    """The lines of each decision shown to the human, from its choices to the prompt."""
+    return [block.split("\n") for block in re.findall(r"Your decision, player_\d:\n(.*?)\nType a number", out, re.S)]
+
+
+def test_dominion_shows_its_supply_as_a_table_and_the_cost_of_each_buy(monkeypatch, capsys, tmp_path):
+    from card_envs.games.dominion.cards import CARD_ID, COST
+
+    code, out = _play(monkeypatch, capsys, ["dominion_v0", "--human", "--config", '{"max_turns": 6}', "--save",
+                                            str(tmp_path / "s.json")], "2\n" * 3000)
+    assert code == 0 and "Game over." in out
+    assert "supply (top first):" not in out, "not the one long line"
+    assert re.search(r"^  supply: pile +cost +left", out, re.M)
+    assert re.search(r"^ {10}Province +\$8 +\d+$", out, re.M) and re.search(r"^ {10}Copper +\$0 +\d+$", out, re.M)
+    assert max(len(line) for line in out.split("\n") if "supply" in line) < 100
+    buys = re.findall(r"^ +\d+: pile ([^(]+?)  \(((?:[A-Z][\w' ]+ )?)\$(\d+), (\d+) left\)$", out, re.M)
+    assert buys, "buy options name their cost"
+    for pile, top, cost, _ in buys:
+        card = (top.strip() or pile)
+        assert COST[CARD_ID[card]] == int(cost), (pile, top, cost)
+
+
+def test_illimat_says_why_a_field_or_a_play_is_not_offered(monkeypatch, capsys, tmp_path):
+    code, out = _play(monkeypatch, capsys, ["illimat_v0", "--human", "--opponent", "random", "--seed", "1",
+                                            "--save", str(tmp_path / "s.json")], "1\n" * 3000)
+    assert code == 0
+    checked = plays = 0
+    for lines in _blocks(out):
+        offered = {int(m) for line in lines for m in re.findall(r"^ +\d+: field (\d)$", line)}
+        missing = {int(m) for line in lines for m in re.findall(r"^  not offered: field (\d) \(\w+\): ", line)}
+        if offered:
+            assert offered.isdisjoint(missing) and offered | missing == {0, 1, 2, 3}, lines
+            checked += bool(missing)
+        plays += any(re.match(r"  not offered: (sow|harvest|stockpile): ", line) for line in lines)
+    assert checked and plays
+    assert re.search(r"not offered: field \d \(autumn\): Autumn there: no sowing, and \w+ can neither", out)
