@@ -215,8 +215,8 @@ def _split_the_hoard(state, viewer: int | None) -> list[Zone]:
 
 # ----- Dominion -------------------------------------------------------------------------------
 def _dominion(s, viewer: int | None) -> list[Zone]:
-    from card_envs.games.dominion.cards import CARD_NAMES, IS_ACTION, IS_TREASURE, IS_VICTORY, PILE_NAMES, TYPES, \
-        CURSE
+    from card_envs.games.dominion.cards import CARD_NAMES, COST, DEBT, IS_ACTION, IS_TREASURE, IS_VICTORY, PILE_NAMES, \
+        TYPES, CURSE
 
     everything = viewer == -1
 
@@ -241,8 +241,11 @@ def _dominion(s, viewer: int | None) -> list[Zone]:
                 runs[-1][1] += 1
             else:
                 runs.append([c, 1])
-        zones.append(zone("supply", PILE_NAMES[p], [face(CARD_NAMES[c], cls(c), k) for c, k in runs],
-                          info=f"{len(s.piles[p])} left" if s.piles[p] else "empty"))
+        info = "empty"
+        if runs:  # the top card's cost
+            top = runs[0][0]
+            info = f"${COST[top]}" + (f" + {DEBT[top]} Debt" if DEBT[top] else "") + f", {len(s.piles[p])} left"
+        zones.append(zone("supply", PILE_NAMES[p], [face(CARD_NAMES[c], cls(c), k) for c, k in runs], info=info))
     zones.append(zone("table", "trash", counted(s.trash)))
     for q in range(s.n):
         group, mine = f"player_{q}", everything or viewer == q

@@ -346,8 +346,8 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 12px; pa
 .zone.changed { background: rgba(255, 215, 94, 0.28); }
 .zone-name { font-size: 11px; opacity: 0.9; }
 .zone-info { font-size: 11px; opacity: 0.8; }
-.zone-info::before { content: " \\00b7 "; }
-.cards { display: flex; flex-wrap: wrap; gap: 3px; min-height: 20px; }
+.zone-info::before { content: " \\00b7\\00a0"; }
+.cards { display: flex; flex-wrap: wrap; gap: 3px; min-height: 20px; padding-top: 5px; }
 .empty { font-size: 11px; opacity: 0.6; }
 .card { position: relative; min-width: 34px; height: 48px; padding: 2px 4px; box-sizing: border-box;
         border-radius: 5px; background: #fffef8; color: #222; border: 1px solid #777; font-weight: 700;
@@ -500,7 +500,7 @@ _JS = r"""
     if (z.owner !== null) ze.dataset.owner = String(z.owner);
     var label = el("div", "");
     label.appendChild(el("span", "zone-name", z.name));
-    if (z.info) label.appendChild(el("span", "zone-info", z.info));
+    if (z.info) label.appendChild(el("span", "zone-info", symbols(z.info)));
     ze.appendChild(label);
     var cards = el("div", "cards"), had = before ? counts(before) : null;
     if (had && JSON.stringify(had) !== JSON.stringify(counts(z))) ze.className += " changed";

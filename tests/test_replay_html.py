@@ -3,8 +3,9 @@
 The page tests need no browser. The browser test opens one recorded game of every registered game
 in headless Chromium (Debian's ``chromium``; ``$CHROMIUM`` names another binary) with a seat
 chosen in the URL, screenshots it, dumps the document after the scripts ran and checks that it
-shows that seat's view only, and that nothing was logged to the console; it is skipped where no
-Chromium is installed.
+shows that seat's view only, and that nothing was logged to the console; another presses real keys
+over the DevTools pipe. They are skipped where no Chromium is installed. With
+``REPLAY_SCREENSHOTS=docs/replays`` the screenshots are the docs' (docs/replays/<env_id>.png).
 """
 
 from __future__ import annotations
@@ -566,3 +567,11 @@ def test_the_keys_step_and_play_whatever_has_focus(pages, tmp_path):
         assert not chrome.js("document.getElementById('errors').textContent")
     finally:
         chrome.close()
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_each_game_has_a_small_screenshot_in_the_docs(env_id):
+    """docs/replays/<env_id>.png: ``REPLAY_SCREENSHOTS=docs/replays`` with the browser tests writes them."""
+    shot = Path(__file__).resolve().parent.parent / "docs" / "replays" / f"{env_id}.png"
+    assert shot.is_file(), f"{shot} is missing"
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and 20_000 < shot.stat().st_size < 300_000
