@@ -575,8 +575,7 @@ _JS = r"""
     slider.value = String(state.step);
     document.getElementById("counter").textContent = "position " + state.step + " / " + (steps.length - 1);
     document.getElementById("head").textContent = symbols(S[f.h]);
-    document.getElementById("action").textContent =
-      (steps[state.step].actor === null ? "" : "action taken here: ") + symbols(S[f.a]);
+    document.getElementById("action").textContent = last ? "" : "action taken here: " + symbols(S[f.a]);
     var result = document.getElementById("result");
     result.hidden = !last;
     result.textContent = last ? S[f.a] : "";

@@ -152,6 +152,8 @@ def test_a_secret_choice_is_shown_to_its_player_only(pages):
         for view in ["public"] + [str(k) for k in range(n) if k != actor]:
             action_line = _frame(data, step, view)["action"]
             assert "hidden from" in action_line and name not in action_line
+            move_line = data["strings"][entry["v"][view]["m"]]  # the turn's line in the move list
+            assert re.search(r"a hidden choice( x\d+)?$", move_line) and name not in move_line, move_line
         seen += 1
     assert seen
 
