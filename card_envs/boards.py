@@ -176,7 +176,8 @@ def _split_the_hoard(state, viewer: int | None) -> list[Zone]:
     if not everything and viewer is not None:
         top = [c for c in reversed(state.deck[-8:])]
         if any(sees(c) for c in top):
-            zones.append(zone("table", "deck top (as you know it)", [card(c) if sees(c) else hidden(1)[0] for c in top]))
+            known = [card(c) if sees(c) else hidden(1)[0] for c in top]
+            zones.append(zone("table", "deck top (as you know it)", known))
     discard = named(state.coin_discard) if everything else hidden(len(state.coin_discard))
     zones.append(zone("table", "coin discard", discard, info=f"{len(state.coin_discard)} cards"))
     zones.append(zone("table", "treasure discard", named(state.treasure_discard),

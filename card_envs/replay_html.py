@@ -107,8 +107,12 @@ def _describe(game: Game, state: State, name: str) -> tuple[str, str]:
         if name == "done":
             return "", f"ends {phase}"
         verb, _, what = name.partition(" ")
-        return "", {"card": "plays ", "play": "plays ", "pile": "buys " if phase == "buys" else "gains "}.get(verb, verb + " ") + what
+        verbs = {"card": "plays", "play": "plays", "pile": "buys" if phase == "buys" else "gains"}
+        return "", f"{verbs.get(verb, verb)} {what}"
     return "", name
+
+
+ENDS = ("done", "ends actions", "ends treasures", "ends buys")  # a forced one says nothing in a turn's line
 
 
 def _last_move(lines: list[str]) -> str | None:
@@ -133,7 +137,7 @@ def _turn_line(actor: int, decisions: list[tuple[str, str | None, bool]], before
         return plays[0] + "".join(", then " + (p[len(who):] if p.startswith(who) else p) for p in plays[1:])
     groups: list[list] = []  # [context, [[phrase, count], ...]]
     for context, name, forced in decisions:
-        if forced and name in ("done", "ends actions", "ends treasures", "ends buys") and len(decisions) > 1:
+        if forced and name in ENDS and len(decisions) > 1:
             continue
         phrase = name if name is not None else "a hidden choice"
         if not groups or groups[-1][0] != context:
@@ -521,7 +525,9 @@ _JS = r"""
   function drawBoard(f) {
     var boardEl = document.getElementById("board"), groups = {}, order = [], previous = {}, seen = {};
     boardEl.textContent = "";
-    if (state.step > 0) frame(state.step - 1).z.forEach(function (id) { var z = zone(id); previous[key(z, seen)] = z; });
+    if (state.step > 0) {
+      frame(state.step - 1).z.forEach(function (id) { var z = zone(id); previous[key(z, seen)] = z; });
+    }
     seen = {};
     f.z.forEach(function (id) {
       var z = zone(id);

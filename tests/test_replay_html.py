@@ -435,8 +435,8 @@ def test_the_page_opens_in_chromium_and_shows_the_chosen_seat_only(pages, browse
     assert "\u00b7 random" in dom, "the agents' names head their seats"
     if step > 0 and _frame(data, step - 1, "0")["zones"] != mine["zones"]:
         assert re.search(r'class="zone[^"]* changed"', dom), "what the last action changed is marked"
-    layout = {"piles_v0": r'class="group castle"',
-              "illimat_v0": r'<div class="illimat"><div class="group mid"(.(?!class="players"))*class="group f3 season-'}
+    layout = {"piles_v0": r'class="group castle"', "illimat_v0":
+              r'<div class="illimat"><div class="group mid"(.(?!class="players"))*class="group f3 season-'}
     if env_id in layout:
         assert re.search(layout[env_id], dom, re.S), "the Castle as its grid, Illimat's fields around the Illimat"
     if env_id in ("three_piles_v0", "piles_v0", "illimat_v0"):
