@@ -38,7 +38,8 @@ from pathlib import Path
 
 import card_envs
 from agents import baseline_names, named_bots_text, opponent_names, policy_names
-from evaluate.exploit import ATTEMPTS, CHECK_DEALS, check_opponents, summarise, train_exploiters, warnings
+from evaluate.exploit import (ATTEMPTS, CHECK_DEALS, check_opponents, start_of, summarise, train_exploiters,
+                              warnings)
 from evaluate.players import Player, expand_all
 from evaluate.report import build_report, check_writable, markdown, write_all
 from evaluate.runner import SEATINGS, available_cores, distinct_rotations, play_pairings, seating_pattern
@@ -73,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="--exploit: instead of --minutes, training steps of all the exploiters together, "
                              "shared evenly: the same --seed then gives the same exploiters and report on the "
                              "same machine")
+    parser.add_argument("--exploit-start", choices=("target", "fresh"), default=None,
+                        help="--exploit: the exploiters start from the target's weights (fine-tuned against it: "
+                             "a best response never starts below parity) or from a fresh network; default: "
+                             "target for a checkpoint, fresh for a scripted agent (it has no weights)")
     parser.add_argument("--attempts", type=int, default=ATTEMPTS,
                         help="--exploit: exploiters trained; the strongest that beats random is the result")
     parser.add_argument("--check-deals", type=int, default=CHECK_DEALS,
@@ -166,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         mode, players, pairs = plan(args, game)
         for folder in [out] + ([Path(args.record)] if args.record else []):
             check_writable(folder)
+        exploit_start = start_of(players[0].spec, args.exploit_start) if mode == "exploit" else None
         earlier = sorted(out.glob("exploiter*/checkpoints")) if mode == "exploit" else []
         if earlier:
             raise ValueError(f"{earlier[0].parent} holds an earlier exploiter: choose another --out")
@@ -174,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     if mode == "exploit":
         target = players[0]
         exploiters, trained = train_exploiters(args.env_id, game.config, target.spec, out, args.seed, args.attempts,
-                                               args.minutes, args.exploit_steps, progress=not args.no_progress)
+                                               args.minutes, args.exploit_steps, exploit_start,
+                                               progress=not args.no_progress)
         players, pairs = exploiters + players, [(e, target) for e in exploiters]
     pattern = seating_pattern(game, args.seating)
     seatings = len(distinct_rotations(pattern))
@@ -199,8 +206,8 @@ def main(argv: list[str] | None = None) -> int:
             "chunk_deals": args.chunk_deals, "workers": args.workers, "wall_s": wall, "command": command,
             "record": args.record}
     if mode == "exploit":
-        meta.update(exploit_minutes=args.minutes, exploit_steps=args.exploit_steps, attempts=args.attempts,
-                    check_deals=args.check_deals, exploit=summary)
+        meta.update(exploit_minutes=args.minutes, exploit_steps=args.exploit_steps, exploit_start=exploit_start,
+                    attempts=args.attempts, check_deals=args.check_deals, exploit=summary)
     report = build_report(meta, players, results)
     files = write_all(report, out, make_plots=not args.no_plots)
     print(markdown(report))
