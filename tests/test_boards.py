@@ -36,7 +36,8 @@ def _zones(zones: list[dict]) -> dict[tuple, list[int]]:
     return out
 
 
-SUMMARIES = {"deck top (as you know it)", "deck contents"}  # a seat's notes on its or the shared deck
+# A seat's notes on cards drawn elsewhere too: its deck's contents, the shared deck's top, dealt cards it saw.
+SUMMARIES = {"deck top (as you know it)", "deck contents", "dealt cards seen"}
 
 
 @pytest.mark.parametrize("env_id", ENVS)
