@@ -446,8 +446,12 @@ _JS = r"""
     if (!(id in zoneCache)) zoneCache[id] = JSON.parse(S[id]);
     return zoneCache[id];
   }
-  function noteOf(label) {  // Split the Hoard's Negotiate Cards read "[1] Name +2"
-    return notes[label] || notes[label.replace(/^\[\d\] /, "").replace(/ \+\d+$/, "")];
+  function noteOf(label) {  // Split the Hoard's Negotiate Cards read "[1] Name +2": price 1 + 2 added Coins
+    var m = /^\[(\d)\] (.+?)(?: \+(\d+))?$/.exec(label);
+    if (!m || !(m[2] in notes)) return notes[label];
+    var added = m[3] ? +m[3] : 0;
+    return "price " + (+m[1] + added) + " Coins before discounts (Negotiate Card " + m[1]
+      + (added ? " + " + added + " added" : "") + ") | " + notes[m[2]];
   }
   function card(c) {
     var e;

@@ -444,6 +444,9 @@ def test_the_page_opens_in_chromium_and_shows_the_chosen_seat_only(pages, browse
     if env_id in ("dominion_v0", "split_the_hoard_v0"):
         note = re.search(r'<div class="card [^"]*" data-card="([^"]+)" data-note="1" title="([^"]+)"', dom)
         assert note and note.group(1) in note.group(2) and re.search(r"costs \$\d|rank|modifier", note.group(2))
+        offers = r'data-card="\[(\d)\] [^"+]+(?: \+(\d+))?" data-note="1" title="([^"]+)"'
+        for slot, added, title in re.findall(offers, dom):
+            assert title.startswith(f"price {int(slot) + int(added or 0)} Coins"), title  # a Negotiate Card's price
     # The screenshot draws cards: their grey borders and the face-down cards' red stripes.
     assert shot.stat().st_size > 20_000
     image = pytest.importorskip("matplotlib.image").imread(shot)[..., :3]
