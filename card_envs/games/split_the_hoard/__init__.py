@@ -205,7 +205,13 @@ them:
   order. Nobody else learns anything.
 - The secret commits are made one seat at a time from the Dragon Card holder; the others see only
   that the Negotiate Cards are filled and how many Coins left the Haul (Coin counts are public),
-  not which Treasure or how many Coins went on each card, until the flip.
+  not which Treasure or how many Coins went on each card, until the flip. A dealt card that a seat
+  saw before the deal (PEEK_DECK) stays known to it as one of that player's dealt cards, not as
+  being in his hand or on a given Negotiate Card (``seen_held``, and "dealt cards seen" in the
+  text view and the board); a known Coin he added lies on one of his cards, which is hidden.
+  ``determinize(p)`` deals each other player's dealt cards anew among his hand and filled
+  Negotiate Cards and puts each of his added Coins on a Negotiate Card drawn uniformly (a guess:
+  no model of how players price).
 - The Dragon Card holder's seat order also orders the deal, the return of unsold Treasures and
   the refills; Deal triggers are asked once the effect that caused them has fully resolved, in the
   order the Deals entered (after PICK_TOP's reordering, for example).
