@@ -11,6 +11,9 @@ all). The examples/ scripts run here too, with short settings, so they cannot ro
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import signal
 import subprocess
 import sys
 import warnings
@@ -219,6 +222,36 @@ def test_rllib_trainer_with_scripted_opponents_exports_a_checkpoint_evaluate_tak
     done = subprocess.run([sys.executable, "-m", "evaluate", "three_piles_v0", str(exported), "random", "--deals", "4",
                            "--out", str(tmp_path / "evaluate")], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.skipif(shutil.which("timeout") is None, reason="needs coreutils' timeout")
+def test_rllib_trainer_stopped_by_timeout_saves_and_resumes(tmp_path):
+    """`timeout` sends SIGTERM to the trainer and then to its process group (Ray's GCS and raylet
+    included): the trainer saves what it trained, says how to resume, and the resume continues."""
+    pytest.importorskip("ray.rllib")
+    tiny = ["--num-env-runners", "0", "--num-envs-per-env-runner", "1", "--train-batch-size", "64",
+            "--minibatch-size", "64", "--num-epochs", "1", "--hidden", "16", "--out", str(tmp_path / "run")]
+    process = subprocess.Popen(["timeout", "--preserve-status", "600", sys.executable, "-m", "train.rllib",
+                                "three_piles_v0", *tiny], cwd=ROOT, text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    for line in process.stdout:  # a first iteration, then the signal
+        if line.startswith("iter 1 "):
+            break
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 128 + signal.SIGTERM, err[-3000:]
+    assert "Traceback" not in err and "Failed to connect to GCS" not in err, err[-3000:]
+    step = int(re.search(r"SIGTERM: stopped at step ([\d,]+)", out).group(1).replace(",", ""))
+    assert step > 0 and f"resume with: python -m train.rllib three_piles_v0 --out {tmp_path / 'run'} --resume" in out
+    from agents.neural import load_checkpoint
+
+    assert load_checkpoint(tmp_path / "run" / "checkpoints" / "latest.pt")["step"] == step
+    resumed = subprocess.run([sys.executable, "-m", "train.rllib", "three_piles_v0", *tiny, "--resume",
+                              "--iterations", "1", "--hidden", "32"], cwd=ROOT, capture_output=True, text=True,
+                             timeout=300)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert f"resuming from step {step:,}; kept the run's own --hidden" in resumed.stdout
+    assert load_checkpoint(tmp_path / "run" / "checkpoints" / "latest.pt")["step"] > step
 
 
 def test_rllib_trainer_refuses_bad_arguments(capsys):

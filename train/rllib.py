@@ -3,6 +3,7 @@
     python -m train.rllib three_piles_v0                               # local Ray, 15 minutes
     python -m train.rllib piles_v0 --num-env-runners 4 --max-minutes 60
     python -m train.rllib illimat_v0 --address auto                    # an existing cluster, unchanged
+    python -m train.rllib three_piles_v0 --resume                      # continue runs/rllib_three_piles_v0
     python -m train.rllib dominion_v0 --address ray://head:10001 --num-env-runners 32
 
 Everything distributed is RLlib's own: its env runners collect, its learner updates, Ray places
@@ -24,6 +25,9 @@ them. What this file adds is configuration and the glue named below.
   exported to our checkpoint format, ``<out>/checkpoints/latest.pt``, which ``python -m
   evaluate`` and `agents.neural.NeuralPolicy` take. ``python -m train.rllib_export
   <rllib checkpoint> <out.pt>`` exports any RLlib checkpoint written by this program.
+- Ctrl-C or SIGTERM (``timeout``, a cluster's scheduler) drops the iteration in progress, saves
+  what was trained before it and prints how to resume (``--out <out> --resume``: the run's own
+  settings, RLlib's state restored); ``--max-minutes`` counts Ray's start-up and the build.
 
 Ray: without ``--address`` a local Ray instance is started (``ray.init()``); with ``--address``
 (``auto`` or ``ray://host:port``) the existing cluster is joined as it is. Every node must have
@@ -35,7 +39,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -195,10 +201,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--entropy-coeff", type=float, default=0.01)
     parser.add_argument("--iterations", type=int, default=None, help="stop after this many PPO iterations")
-    parser.add_argument("--max-minutes", type=float, default=15.0, help="stop after this much wall time")
+    parser.add_argument("--max-minutes", type=float, default=15.0,
+                        help="stop after this much wall time, Ray's start-up and the build included")
     parser.add_argument("--checkpoint-every", type=int, default=10, help="iterations between checkpoints")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="default runs/rllib_<env_id>")
+    parser.add_argument("--resume", action="store_true",
+                        help=f"continue the run in --out from its last checkpoint, with its own settings except "
+                             f"{', '.join(_flag(name) for name in RESUMABLE)}")
     args = parser.parse_args(argv)
     try:
         game = card_envs.make_game(args.env_id, **args.config)
@@ -222,50 +232,147 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.minibatch_size > args.train_batch_size:
         parser.error("--minibatch-size must not exceed --train-batch-size")
     args.out = args.out or Path("runs") / f"rllib_{args.env_id}"
+    if args.resume:
+        given = {token.split("=")[0] for token in (sys.argv[1:] if argv is None else argv)}
+        _resume_settings(parser, args, given)
     return args
 
 
+# What a resume may change; every other setting is the run's own, from its checkpoint.
+RESUMABLE = ("iterations", "max_minutes", "checkpoint_every", "address", "num_env_runners", "num_envs_per_env_runner")
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _resume_settings(parser: argparse.ArgumentParser, args: argparse.Namespace, given: set[str]) -> None:
+    """Take the run's own settings from ``<out>/rllib/card_envs.json``, noting the flags given
+    that it overrides."""
+    path = args.out / "rllib" / METADATA
+    if not path.is_file():
+        parser.error(f"--resume: {args.out} holds no checkpoint ({path} is missing): start without --resume")
+    saved = json.loads(path.read_text())
+    if saved.get("env_id") != args.env_id:
+        parser.error(f"--resume: the run in {args.out} trains {saved.get('env_id')}, not {args.env_id}")
+    kept = []
+    for name, value in saved.get("args", {}).items():
+        if hasattr(args, name) and name not in (*RESUMABLE, "out", "resume", "env_id"):
+            if _flag(name) in given and getattr(args, name) != value:
+                kept.append(_flag(name))
+            setattr(args, name, value)
+    args.kept, args.resumed_step = kept, int(saved.get("step", 0))
+
+
 def main(argv: list[str] | None = None) -> int:
+    start = time.monotonic()  # --max-minutes counts Ray's start-up and the algorithm's build
     args = parse_args(argv)
-    import ray
-
-    ray.init(address=args.address, include_dashboard=False, ignore_reinit_error=True)
-    config = build_config(
-        args.env_id, args.config, opponents=args.opponents, opponent_share=args.opponent_share, hidden=args.hidden,
-        num_env_runners=args.num_env_runners, num_envs_per_env_runner=args.num_envs_per_env_runner,
-        train_batch_size=args.train_batch_size, minibatch_size=args.minibatch_size, num_epochs=args.num_epochs,
-        lr=args.lr, entropy_coeff=args.entropy_coeff, seed=args.seed)
-    algo = config.build_algo()
+    signals = StopSignals()
+    signals.install()
+    algo, iteration, steps = None, 0, getattr(args, "resumed_step", 0)
     out = args.out
-    start, iteration, steps = time.monotonic(), 0, 0
     saved = {"env_id": args.env_id, "game_config": args.config, "seed": args.seed,
-             "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}}
-
-    def save():
-        save_and_export(algo, out, step=steps, **saved)
-
+             "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()
+                      if k not in ("kept", "resumed_step")}}
     try:
+        _init_ray(args.address)
+        signals.install()  # again: a local ray.init puts in its own SIGTERM handler, which exits at once
+        config = build_config(
+            args.env_id, args.config, opponents=args.opponents, opponent_share=args.opponent_share,
+            hidden=args.hidden, num_env_runners=args.num_env_runners,
+            num_envs_per_env_runner=args.num_envs_per_env_runner, train_batch_size=args.train_batch_size,
+            minibatch_size=args.minibatch_size, num_epochs=args.num_epochs, lr=args.lr,
+            entropy_coeff=args.entropy_coeff, seed=args.seed)
+        algo = config.build_algo()
+        if args.resume:
+            algo.restore_from_path(str((out / "rllib").resolve()))
+            kept = f"; kept the run's own {', '.join(args.kept)}" if args.kept else ""
+            print(f"resuming from step {steps:,}{kept}", flush=True)
+        trained_from, first_steps = time.monotonic(), steps
         while True:
             result = algo.train()
             iteration += 1
-            steps = int(result["env_runners"].get("num_env_steps_sampled_lifetime", steps))
-            minutes = (time.monotonic() - start) / 60
+            steps = int(result["env_runners"].get("num_env_steps_sampled_lifetime", steps))  # resumes included
+            rate = (steps - first_steps) / max(time.monotonic() - trained_from, 1e-9)
             returns = result["env_runners"].get("module_episode_returns_mean", {})
-            print(f"iter {iteration}  steps {steps}  {steps / (minutes * 60):.0f} steps/s  "
-                  f"returns {json.dumps({k: round(v, 3) for k, v in returns.items()})}", flush=True)
+            print(f"iter {iteration}  steps {steps}  {rate:.0f} steps/s  "
+                  f"returns {json.dumps({k: round(float(v), 3) for k, v in returns.items()})}", flush=True)
+            minutes = (time.monotonic() - start) / 60
             done = (args.iterations is not None and iteration >= args.iterations) or minutes >= args.max_minutes
             if done or iteration % args.checkpoint_every == 0:
-                save()
+                save_and_export(algo, out, step=steps, **saved)
             if done:
                 break
-    except KeyboardInterrupt:
-        print("interrupted: saving", file=sys.stderr)
-        save()
+    except KeyboardInterrupt:  # Ctrl-C, or SIGTERM made one by StopSignals
+        name = signals.received or "SIGINT"
+        if iteration == 0:
+            print(f"{name}: stopped before the first iteration ended; nothing saved", file=sys.stderr)
+            return 128 + getattr(signal, name)
+        print(f"{name}: saving step {steps:,}", file=sys.stderr, flush=True)
+        save_and_export(algo, out, step=steps, **saved)
+        print(f"{name}: stopped at step {steps:,}, checkpoint {out / 'checkpoints' / 'latest.pt'}; resume with: "
+              f"python -m train.rllib {args.env_id} --out {out} --resume", flush=True)
+        return 128 + getattr(signal, name)
     finally:
-        algo.stop()
+        # After a stop signal Ray's own processes may be going too (`timeout` signals the whole
+        # process group): stopping the env runners would wait a minute on them. Our exit ends them.
+        if algo is not None and signals.received is None:
+            algo.stop()
+        signals.restore()
     print(f"exported {out / 'checkpoints' / 'latest.pt'}; evaluate it with\n"
           f"  python -m evaluate {args.env_id} {out / 'checkpoints' / 'latest.pt'} heuristic random")
     return 0
+
+
+def _init_ray(address: str | None) -> None:
+    """``ray.init``; a local Ray's own processes (GCS, raylet) start in a process group of their
+    own. `timeout` and shell scripts send SIGTERM to the whole process group, and Ray must outlive
+    the save that signal asks for (a group leader, as an interactive shell makes us, stays one)."""
+    import ray
+
+    group = os.getpgrp()
+    apart = address is None and not ray.is_initialized() and group != os.getpid()
+    if apart:
+        os.setpgid(0, 0)
+    try:
+        ray.init(address=address, include_dashboard=False, ignore_reinit_error=True)
+    finally:
+        if apart:
+            os.setpgid(0, group)
+
+
+REPEAT_SECONDS = 2.0  # a signal this soon after the first is the same request, sent twice
+
+
+class StopSignals:
+    """SIGTERM (``timeout``, a cluster's scheduler) stops the run as Ctrl-C does: a
+    KeyboardInterrupt, so the iteration in progress is dropped and what was trained before it is
+    saved. A repeat within `REPEAT_SECONDS` is ignored (``timeout`` signals the program, then its
+    process group); a later one goes to the handler we replaced, stopping at once."""
+
+    def __init__(self):
+        self.received: str | None = None  # the first signal's name
+        self.previous: dict[int, Any] = {}
+        self._first = 0.0
+
+    def install(self) -> None:
+        """Ours for SIGINT and SIGTERM; again after anything (a local ray.init) replaced one."""
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            if signal.getsignal(signum) != self._handle:
+                self.previous[signum] = signal.getsignal(signum)
+                signal.signal(signum, self._handle)
+
+    def restore(self) -> None:
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
+
+    def _handle(self, signum, frame) -> None:
+        if self.received is None:
+            self.received, self._first = signal.Signals(signum).name, time.monotonic()
+            raise KeyboardInterrupt
+        if time.monotonic() - self._first >= REPEAT_SECONDS:
+            self.restore()
+            signal.raise_signal(signum)
 
 
 def save_and_export(algo, out: str | Path, env_id: str, game_config: dict[str, Any] | None = None, *, step: int = 0,
