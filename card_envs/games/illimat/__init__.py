@@ -317,6 +317,14 @@ the Newborn's random Luminary) takes the next card or Luminary of what was shuff
 ``reset(seed)`` reproduces a match, a snapshot continues identically, and ``determinize``
 resamples the hidden order and the later rounds (a new ``chance_seed``).
 
+``determinize(p)`` resamples the other hands, but one: while another seat is inside a move (a
+card chosen, up to the move's end), the copy keeps that seat's real hand, which p cannot see.
+The move so far constrains the hand (a Union partner, a stockpile's passive card), and with
+``auto_forced=True`` so does which of its decisions the env skipped as forced; a copy must stay
+a position where the move goes on as it could. A search deciding for p never meets this (p
+decides only between the others' moves); a copy made for a seat that is not to move, in the
+middle of another's move, holds that mover's hand.
+
 ## Where we resolved the rulebook
 
 The numbers are those of the rules file's section 12.
