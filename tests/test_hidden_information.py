@@ -153,31 +153,30 @@ def _dealt_twin(game, state, p, rng):
     return twin if moved else None
 
 
-def _determinize_keeps_the_movers_hand(game, state, p) -> bool:
-    """Illimat's documented exception: a seat inside a move keeps its hand in determinize."""
+def _inside_a_move(game, state, p) -> bool:
+    """Illimat: another seat is inside a move, which may need some card of its hand. Its
+    determinize keeps that hand (documented on its doc page): views are checked, copies not."""
     return game.name == "illimat" and state.current_player != p and state.decision in MID_MOVE
 
 
 def twins(game, state, p, rng):
-    """Positions that differ from `state` only in what seat p cannot know, and whether p's
-    determinized copies of them must be equal (see `_determinize_keeps_the_movers_hand`)."""
+    """Positions that differ from `state` only in what seat p cannot know, each with whether p's
+    determinized copies of it and of `state` must be the same (see `_inside_a_move`)."""
     out = []
+    inside = _inside_a_move(game, state, p)
     for make in (_swap_twin, _swap_twin, _dominion_hand_twin, _seed_twin, _dealt_twin):
         if make is _dominion_hand_twin and game.name != "dominion":
             continue
         twin = make(game, state, p, rng)
         if twin is None:
             continue
-        keeps = _determinize_keeps_the_movers_hand(game, state, p)
         try:
-            twin = reload(game, twin)
+            mover = state.current_player
+            out.append((reload(game, twin), not inside or twin.hands[mover] == state.hands[mover]))
         except ValueError:
-            if keeps:  # the move so far needs some card in the mover's hand (a partner, a passive card)
-                continue
-            raise
-        out.append((twin, make is _seed_twin or not keeps))
-    out.append((state.determinize(p, rng), True))
-    return out
+            if not inside:  # else: that hand could not have made the move so far
+                raise
+    return out + [(state.determinize(p, rng), True)]
 
 
 # ----- every view of seat p -------------------------------------------------------------------
