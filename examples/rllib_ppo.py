@@ -24,7 +24,8 @@ config = build_config("three_piles_v0", opponents=["heuristic"], opponent_share=
 algo = config.build_algo()
 for iteration in range(1 if quick else 10):
     result = algo.train()
-    print(iteration, result["env_runners"].get("module_episode_returns_mean"))
+    returns = result["env_runners"].get("module_episode_returns_mean", {})  # per module, NaN before one ends
+    print(f"iteration {iteration}: mean return " + ", ".join(f"{name} {float(v):.3f}" for name, v in returns.items()))
 
 with tempfile.TemporaryDirectory() as folder:
     exported = save_and_export(algo, folder, "three_piles_v0")  # RLlib's checkpoint + ours (.pt)

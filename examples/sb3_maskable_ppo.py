@@ -2,6 +2,7 @@
 mask from env.action_masks(). Opponents are our scripted agent; then a few evaluation games."""
 
 import os
+import time
 
 import gymnasium
 from sb3_contrib import MaskablePPO
@@ -13,7 +14,10 @@ quick = bool(os.environ.get("CARD_ENVS_QUICK"))
 game = card_envs.make_game("three_piles_v0")
 env = gymnasium.make("card_envs/ThreePiles-v0", opponents=make_policy("heuristic", game))
 model = MaskablePPO("MlpPolicy", env, n_steps=64 if quick else 512, batch_size=64, seed=0, verbose=0)
-model.learn(128 if quick else 50_000)
+total, start = 128 if quick else 50_000, time.monotonic()
+while model.num_timesteps < total:  # in chunks, to say how far it is
+    model.learn(min(10_000, total - model.num_timesteps), reset_num_timesteps=False)
+    print(f"trained {model.num_timesteps:,} of {total:,} steps in {time.monotonic() - start:.0f} s", flush=True)
 
 results = []
 for seed in range(5 if quick else 200):
