@@ -740,16 +740,16 @@ class SplitTheHoardState(State):
         public about them, as they are resampled next), so their real places never enter."""
         bit, known = 1 << player, self.known_by
 
-        def canonical(cards: list[int]) -> list[int]:
+        def shuffled(cards: list[int]) -> list[int]:
             cards = sorted(cards, key=lambda c: (0, c) if known[c] & bit else (1, known[c]))
             return [cards[j] for j in rng.permutation(len(cards))]
 
         for q in self.game.others[player]:
             places = [(self.hand[q], i) for i in range(len(self.hand[q]))]
             places += [(self.offer[q], k) for k in range(SLOTS) if self.offer[q][k] >= 0]
-            for (pile, i), c in zip(places, canonical([pile[i] for pile, i in places])):
+            for (pile, i), c in zip(places, shuffled([pile[i] for pile, i in places])):
                 pile[i] = c
-            coins = canonical([c for pile in self.added[q] for c in pile])
+            coins = shuffled([c for pile in self.added[q] for c in pile])
             self.added[q] = [[] for _ in range(SLOTS)]
             for c, k in zip(coins, rng.integers(SLOTS, size=len(coins))):
                 self.added[q][k].append(c)
