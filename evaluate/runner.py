@@ -213,19 +213,22 @@ def _run_task(task: Task) -> Task:
 
 def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player, Player]], deals: int,
                   seed: int = 0, workers: int = 1, chunk_deals: int = 10, record: str | None = None,
-                  progress: bool = True, record_html: bool = False, seating: str = "field") -> list[PairResult]:
+                  progress: bool = True, record_html: bool = False, seating: str = "field",
+                  until: float | None = None) -> list[PairResult]:
     """Play ``deals`` deals of every pairing in every distinct seating (see the module docstring).
 
     ``record``: a folder for a JSON replay of every game; ``record_html``: an HTML page beside each;
-    ``seating``: "field" or "alternate" (the module docstring)."""
+    ``seating``: "field" or "alternate" (the module docstring); ``until``: a `time.perf_counter`
+    time after which no more chunks are waited for: the results then hold the first chunks that
+    every pairing finished (the same deals for all; the first chunk always), fewer deals than asked."""
     if deals < 1 or chunk_deals < 1 or workers < 1:
         raise ValueError("deals, chunk_deals and workers must be at least 1")
     game = card_envs.make_game(env_id, **config)
     rotations = distinct_rotations(seating_pattern(game, seating))
     tasks = []
-    for p, (a, b) in enumerate(pairs):
-        for c, start in enumerate(range(0, deals, chunk_deals)):
-            policy_seed = int(np.random.SeedSequence([seed, c]).generate_state(1)[0])
+    for c, start in enumerate(range(0, deals, chunk_deals)):  # chunk by chunk: `until` stops between
+        policy_seed = int(np.random.SeedSequence([seed, c]).generate_state(1)[0])
+        for p, (a, b) in enumerate(pairs):
             tasks.append(Task(p, c, a.spec, b.spec, (a.label, b.label),
                               list(range(start, min(start + chunk_deals, deals))), policy_seed))
     threads_one = any(player.spec.endswith(".pt") for pair in pairs for player in pair)
@@ -238,6 +241,8 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
             try:
                 context = _Context(*args)
                 for task in tasks:
+                    if _out_of_time(until, done, len(pairs)):
+                        break
                     done.append(context.run(task))
                     bar.update(len(task.deals) * len(rotations))
             finally:
@@ -245,12 +250,18 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
                     _torch_threads(saved)
         else:
             with mp.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=args) as pool:
-                for task in pool.imap_unordered(_run_task, tasks):
+                finished = pool.imap_unordered(_run_task, tasks)
+                while len(done) < len(tasks) and not _out_of_time(until, done, len(pairs)):
+                    try:  # woken at `until`, not only when a chunk ends
+                        task = finished.next(timeout=None if until is None else max(0.1, until - time.perf_counter()))
+                    except mp.TimeoutError:
+                        continue
                     done.append(task)
                     bar.update(len(task.deals) * len(rotations))
-                pool.close()  # let the workers exit on their own (terminate() on the way out is for errors)
-                pool.join()
-    done.sort(key=lambda t: (t.pair, t.chunk))
+                if len(done) == len(tasks):
+                    pool.close()  # let the workers exit on their own (terminate() on the way out is for errors)
+                    pool.join()
+    done = _whole_chunks(done, len(pairs))
     results = []
     for p, (a, b) in enumerate(pairs):
         mine = [t for t in done if t.pair == p]
@@ -259,6 +270,19 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
             np.concatenate([t.result["reward_b"] for t in mine]), rotations,
             float(sum(t.result["cpu_s"] for t in mine))))
     return results
+
+
+def _out_of_time(until: float | None, done: list[Task], pairs: int) -> bool:
+    """Past ``until``, with the first chunk of every pairing played."""
+    return until is not None and time.perf_counter() >= until and sum(t.chunk == 0 for t in done) == pairs
+
+
+def _whole_chunks(done: list[Task], pairs: int) -> list[Task]:
+    """``done`` in (pair, chunk) order, up to the first chunk some pairing lacks."""
+    chunks = 0
+    while sum(t.chunk == chunks for t in done) == pairs:
+        chunks += 1
+    return sorted((t for t in done if t.chunk < chunks), key=lambda t: (t.pair, t.chunk))
 
 
 def _torch_threads(value: int | None = None) -> int:

@@ -22,7 +22,7 @@ from card_envs.vector import VectorGames
 from train import acting
 from train.acting import Collector, Rollout, critic_inputs, critic_size
 from train.configs import CLONING, DEFAULTS, without_cloning
-from train.ppo import Args, Trainer, elo_ratings, main, parse_args, seat_gae, start
+from train.ppo import Args, Trainer, elo_ratings, main, parse_args, seat_gae, start, training_seconds
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -255,12 +255,13 @@ def test_resume_after_a_killed_run_continues_the_step_count(tmp_path):
 # ----- arguments ---------------------------------------------------------------------------------
 def test_a_resumed_time_limited_run_goes_on_with_its_clock_and_schedules(tmp_path):
     """--max-minutes counts the run's training time across resumes: a run resumed with half its
-    time used trains for the other half, its learning rate (and teacher weight) going on from
-    half-way down rather than restarting."""
-    limit = 0.05  # minutes: 3 s
+    training time used trains for the other half, its learning rate (and teacher weight) going on
+    from half-way down rather than restarting."""
+    limit = 0.05  # minutes: 3 s, of which training has 2.7
+    budget = training_seconds(limit)
     args = tiny_args(tmp_path, total_steps=10**9, max_minutes=limit, teacher="heuristic", teacher_until=1.0)
     trainer = Trainer(args)
-    trainer.trained_seconds = 0.5 * 60 * limit  # as restored from a checkpoint saved half-way
+    trainer.trained_seconds = 0.5 * budget  # as restored from a checkpoint saved half-way
     schedule = []
     learn = trainer.learn
 
@@ -271,10 +272,10 @@ def test_a_resumed_time_limited_run_goes_on_with_its_clock_and_schedules(tmp_pat
     trainer.learn = spy
     started = time.perf_counter()
     trainer.train()
-    assert time.perf_counter() - started < 0.5 * 60 * limit + 2.5  # the final evaluation: 4 deals
+    assert time.perf_counter() - started < 0.5 * budget + 2.5  # the final evaluation: 4 deals
     assert 0.4 < schedule[0][0] <= 0.5 and 0.4 < schedule[0][1] <= 0.5, schedule[0]
     saved = load_checkpoint(Path(tmp_path) / "t" / "checkpoints" / "latest.pt")["trained_seconds"]
-    assert 60 * limit <= saved < 60 * limit + 1.0
+    assert budget <= saved < budget + 1.0
     resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True), {"run_name", "resume"})
     assert resumed.trained_seconds == saved
 

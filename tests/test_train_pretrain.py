@@ -230,7 +230,7 @@ def test_the_trainer_clones_once_before_its_first_update_on_the_runs_clock(tmp_p
     assert trainer.trained_seconds > 0
     assert not args.progress and "held-out agreement" in capsys.readouterr().out  # the summary, even without bars
     events.clear()
-    trainer.update = 0
+    trainer.update, trainer.cloned = 0, False
     trainer.train()
     assert events[0] == "pretrain" and events.count("pretrain") == 1 and events[1:] == ["learn"] * 4
 

@@ -12,8 +12,9 @@ from typing import Any
 # An hour's run: the time limit or the step limit ends it, whichever comes first (3 Piles on the
 # batched engine reaches 200M steps in about 40 minutes in bfloat16 on 2 cores with native bf16;
 # in float32 on an AVX2-only 2-core machine, 39.5k steps/s, and the other games everywhere, stop
-# at the time limit), and the learning rate decays to 0 by the same limit.
-HOUR = {"total_steps": 200_000_000, "max_minutes": 54, "num_games": 256, "num_steps": 32,
+# at the time limit), and the learning rate decays to 0 by the same limit. The limit bounds the
+# whole command: 54 minutes of training (cloning included) and 6 for the final evaluation.
+HOUR = {"total_steps": 200_000_000, "max_minutes": 60, "num_games": 256, "num_steps": 32,
         "learning_rate": 5e-4, "ent_coef": 0.01, "eval_every": 2_000_000}
 
 # Kickstarted against the scripted agent alone: it labels the learner's decisions and the learner

@@ -12,7 +12,9 @@ is played when the evaluator is free, with the weights of that moment.
 
 `evaluate_checkpoint` measures the same for the run's saved final checkpoint, in one process per
 core (``python -m evaluate``'s runner): once training ends nothing else needs the cores, and the
-final evaluation is the longest (on Illimat, 17 minutes in one process).
+final evaluation is the longest (on Illimat, 17 minutes in one process). Given a time limit
+(``until``: a run on ``--max-minutes``), it stops between chunks of deals and rates the policy on
+the deals played (``games_vs_<baseline>`` says how many games).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from train.acting import make_network, start_ignoring_stop_signals
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
 
 NICENESS = 10  # the evaluator yields the CPU to the learner and the actor
-FINAL_CHUNK = 50  # deals per task of the final evaluation
+FINAL_CHUNK = 10  # deals per task of the final evaluation: small, so that a time limit stops it near there
 STOP = signal.SIGUSR1  # the learner's own stop signal (SIGTERM may come to the whole group)
 
 
@@ -60,18 +62,20 @@ def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Re
 
 
 def evaluate_checkpoint(env_id: str, config: dict, checkpoint: str, deals: int, baseline_results: Results | None,
-                        workers: int, progress: bool = False) -> tuple[dict[str, float], Results]:
+                        workers: int, progress: bool = False, until: float | None = None
+                        ) -> tuple[dict[str, float], Results]:
     """`evaluate_policy` for a saved checkpoint, played by ``python -m evaluate``'s runner in
     ``workers`` processes (the end of a run: nothing else needs the cores then; on Illimat one
     process took 17 minutes). Deals are chunked by `FINAL_CHUNK`, so the results do not depend
-    on ``workers``."""
+    on ``workers``. Past ``until`` (a `time.perf_counter` time) no more chunks are waited for:
+    the results are those of the first chunks that every pairing finished (at least one)."""
     names = policy_names(card_envs.make_game(env_id, **config))
     pairs = [(Player("policy", checkpoint), Player(name, name)) for name in names]
     if baseline_results is None:
         pairs += [(Player(first, first), Player(second, second))
                   for i, first in enumerate(names) for second in names[i + 1:]]
     played = play_pairings(env_id, config, pairs, deals, seed=10_000, workers=workers, chunk_deals=FINAL_CHUNK,
-                           progress=progress)
+                           progress=progress, until=until)
     rewards = {result.b.label: result.reward_a for result in played[:len(names)]}
     if baseline_results is None:
         baseline_results = {(r.a.label, r.b.label): win_draw_loss(r.reward_a) for r in played[len(names):]}
@@ -80,14 +84,14 @@ def evaluate_checkpoint(env_id: str, config: dict, checkpoint: str, deals: int, 
 
 def summarize(rewards: dict[str, np.ndarray], baseline_results: Results) -> dict[str, float]:
     """Per baseline, from the policy's rewards against it: its win, draw and mean reward rates, the
-    win rate's Wilson 95% interval; and the policy's Elo among the baselines."""
+    win rate's Wilson 95% interval, the games they count; and the policy's Elo among the baselines."""
     results, scores = {}, {}
     for name, reward in rewards.items():
         wins, draws, losses = scores[name] = win_draw_loss(reward)
         low, high = wilson_interval(wins, len(reward))
         results.update({f"win_rate_vs_{name}": wins / len(reward), f"draw_rate_vs_{name}": draws / len(reward),
                         f"win_rate_vs_{name}_ci_low": low, f"win_rate_vs_{name}_ci_high": high,
-                        f"mean_reward_vs_{name}": float(reward.mean())})
+                        f"mean_reward_vs_{name}": float(reward.mean()), f"games_vs_{name}": len(reward)})
     elo = elo_ratings({("policy", name): wdl for name, wdl in scores.items()} | baseline_results)
     results.update({"elo": elo["policy"][0], "elo_ci_low": elo["policy"][1], "elo_ci_high": elo["policy"][2]})
     return results

@@ -84,6 +84,43 @@ from train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     FINAL_CHUNK, EvalProcess, elo_ratings, evaluate_checkpoint, evaluate_policy, games_per_deal)
 
 
+# Under --max-minutes: the final evaluation's share of the limit (training, cloning included, has the
+# rest); cloning's share of the training time at most; the teacher's games' share of cloning's time
+# (the fit has the rest: Illimat's recipe spent 14.6 minutes on the games and 7.4 on the fit).
+# Illimat's hour (cloning 22 of 54 minutes, a final evaluation of 2) fits within these shares.
+FINAL_EVAL_SHARE = 0.1
+CLONING_SHARE = 0.5
+TEACHER_GAMES_SHARE = 2 / 3
+
+
+def training_seconds(max_minutes: float) -> float:
+    """The training time (cloning and PPO) of a run on ``--max-minutes`` (0: no limit, inf)."""
+    return 60 * max_minutes * (1 - FINAL_EVAL_SHARE) if max_minutes else math.inf
+
+
+@dataclass(frozen=True)
+class TimePlan:
+    """When each part of a run ends, in `time.perf_counter` seconds (inf: no time limit), from
+    ``--max-minutes`` and the training time already spent (a resumed run's)."""
+
+    teacher_games: float
+    cloning: float
+    training: float
+    final_eval_seconds: float  # from the final evaluation's start
+
+    @classmethod
+    def of(cls, max_minutes: float, trained_seconds: float, now: float) -> "TimePlan":
+        budget = training_seconds(max_minutes)
+        cloning = now + CLONING_SHARE * budget - trained_seconds
+        return cls(now + TEACHER_GAMES_SHARE * (cloning - now), cloning, now + budget - trained_seconds,
+                   60 * max_minutes * FINAL_EVAL_SHARE if max_minutes else math.inf)
+
+    @staticmethod
+    def wall(at: float) -> float:
+        """``at`` as a `time.time` (what another process can compare with)."""
+        return time.time() + (at - time.perf_counter())
+
+
 def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyword
     if isinstance(default, (dict, list, tuple)):
         return field(default_factory=lambda: type(default)(default), metadata={"help": help})
@@ -98,8 +135,13 @@ class Args:
     runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
     seed: int = arg(1, "seeds deals, sampling and network initialisation")
     total_steps: int = arg(2_000_000, "decisions to train for (all seats)")
-    max_minutes: float = arg(0.0, "also stop after this much wall time of training (in all, across resumes), "
-                                  "the learning rate decaying to 0 by whichever limit comes first (0: no limit)")
+    max_minutes: float = arg(0.0, "also stop after this much wall time (in all, across resumes; 0: no limit): the "
+                                  "whole run, cloning and final evaluation included. Training (cloning and PPO) "
+                                  "has 90%% of it, the learning rate decaying to 0 by whichever limit comes first; "
+                                  "cloning at most half of that, its teacher's games two thirds of cloning's share "
+                                  "(fewer games than --pretrain-games where they do not fit); the final "
+                                  "evaluation 10%% (fewer deals than --final-eval-deals where they do not fit, "
+                                  f"but at least {FINAL_CHUNK} against each baseline)")
     num_games: int = arg(128, "games stepped together")
     num_steps: int = arg(32, "steps of every game per rollout")
     hidden: tuple = arg((256, 256), "hidden layer widths")
@@ -356,7 +398,9 @@ class Trainer:
         self.minibatch_loss = compiled(minibatch_loss) if args.compile else minibatch_loss
         self.pool_states: list[dict[str, torch.Tensor]] = []  # mirrors the actor's frozen snapshots
         self.step, self.update = 0, 0
-        self.trained_seconds = 0.0  # wall time of training before this process (a resumed run's clock)
+        self.trained_seconds = 0.0  # wall time of training (cloning and PPO), in all runs (a resumed run's clock)
+        # Cloning is done (or none asked); a run stopped during it clones again when resumed.
+        self.cloned = not args.pretrain_games or bool(args.init_from)
         self.teacher_coef = args.teacher_coef if args.teacher else 0.0  # decays with the run (--teacher-until)
         self.rng = np.random.default_rng(args.seed)
         self.last_eval: dict[str, float] = {}
@@ -372,6 +416,17 @@ class Trainer:
         self.baseline_results: dict[tuple[str, str], tuple[int, int, int]] | None = None  # for the Elo
         self.stop_requested: str | None = None  # a signal's name: stop after this update, keep it
         self.finishing = False  # trained to the end and saved: only the final evaluation is left
+        self.final_deals = 0  # the final evaluation's deals (fewer than asked where --max-minutes cut it)
+        self._start_clock()
+
+    def _start_clock(self) -> None:
+        """From now, this process's training time adds to ``trained_seconds``, and the run's
+        `TimePlan` counts what is left of --max-minutes."""
+        self.began, self.seconds_before = time.perf_counter(), self.trained_seconds
+        self.plan = TimePlan.of(self.args.max_minutes, self.trained_seconds, self.began)
+
+    def _tick(self) -> None:
+        self.trained_seconds = self.seconds_before + time.perf_counter() - self.began
 
     def start_actor(self) -> None:
         # The actor's seed depends on where the run (re)starts, so a resumed run deals new games.
@@ -455,7 +510,7 @@ class Trainer:
     def checkpoint(self) -> dict[str, Any]:
         return {**self.network_spec(), "optimizer": self.optimizer.state_dict(), "args": self.args.to_json(),
                 "step": self.step, "update": self.update, "seed": self.args.seed,
-                "trained_seconds": self.trained_seconds,
+                "trained_seconds": self.trained_seconds, "cloned": self.cloned,
                 "rng": json.dumps(self.rng.bit_generator.state), "torch_rng": torch.get_rng_state(),
                 "opponent_pool": self.pool_states, "eval": self.last_eval}
 
@@ -486,6 +541,7 @@ class Trainer:
         self.optimizer.load_state_dict(checkpoint["optimizer"])
         self.step, self.update = checkpoint["step"], checkpoint["update"]
         self.trained_seconds = checkpoint.get("trained_seconds", 0.0)  # older checkpoints: the clock restarts
+        self.cloned = checkpoint.get("cloned", self.update > 0 or not self.args.pretrain_games)
         self.rng.bit_generator.state = json.loads(checkpoint["rng"])
         torch.set_rng_state(checkpoint["torch_rng"])
         self.pool_states = list(checkpoint["opponent_pool"])
@@ -495,20 +551,34 @@ class Trainer:
     def pretrain(self, writer=None) -> None:
         """``--pretrain-games``: fit the network to the teacher's own games before the first
         update (`train.pretrain`), then ``--dagger-rounds`` of corrections on the clone's own
-        games; the time counts toward ``--max-minutes``."""
+        games, within cloning's share of ``--max-minutes`` (`TimePlan`: as many games as fit, the
+        fit cut at a minibatch). A stop signal ends it at once, unfitted (``cloned`` stays False:
+        the checkpoint says so, and a resumed run clones again, on a fresh clock)."""
         args, began = self.args, time.perf_counter()
         stopping = lambda: self.stop_requested is not None  # noqa: E731 - Ctrl-C: go on to the checkpoint
+        fitting = lambda: stopping() or time.perf_counter() >= self.plan.cloning  # noqa: E731
         parts = [teacher_games(args.env_id, args.env_config, args.teacher, args.pretrain_games, args.seed, args.gamma,
-                               workers_for(args.pretrain_games), args.progress, stopping, **self._recorded())]
-        history = self._fit_parts(parts, args.pretrain_epochs, stopping, writer, [])
+                               workers_for(args.pretrain_games), args.progress, stopping, **self._recorded(),
+                               until=self.plan.wall(self.plan.teacher_games))]
+        if stopping():
+            self.trained_seconds = self.seconds_before  # its games are dropped: so is their time
+            return
+        if parts[0].games < args.pretrain_games:
+            print(f"--max-minutes: the teacher's games stopped at their share of it "
+                  f"({self.plan.teacher_games - began:.0f} s): {parts[0].games:,} of the {args.pretrain_games:,} asked")
+        history = self._fit_parts(parts, args.pretrain_epochs, fitting, writer, [])
         if history:  # one line, with or without progress bars: a log kept with --no-progress has it too
             print(f"cloned {len(parts[0]):,} decisions of {args.teacher}'s games in {time.perf_counter() - began:.0f} s: "
                   f"held-out agreement {history[-1]['held_out_agreement']:.3f}")
         for round_ in range(1, args.dagger_rounds + 1):
-            if stopping():
+            if fitting():
                 break
-            history = self._dagger_round(round_, parts, history, stopping, writer)
-        self.trained_seconds += time.perf_counter() - began
+            history = self._dagger_round(round_, parts, history, fitting, writer)
+        if stopping():  # stopped in the fit: a resumed run clones again
+            self.trained_seconds = self.seconds_before
+            return
+        self.cloned = True
+        self._tick()
 
     def _recorded(self) -> dict[str, bool]:
         """What the teacher's and the clone's games keep beside each decision, the same for every
@@ -548,8 +618,14 @@ class Trainer:
         return history + fitted
 
     def train(self, writer=None) -> dict[str, float]:
-        if self.args.pretrain_games and self.update == 0 and not self.args.init_from:
+        self._start_clock()
+        if self.args.max_minutes:
+            print(self._plan_text())
+        if not self.cloned and self.update == 0:
             self.pretrain(writer)
+            if self.stop_requested:  # unfitted: saved so (``cloned``), for --resume to clone again
+                self.save()
+                return {}
         self._follow_schedules()  # a run resumed after its teaching ended must not start labelling
         self.start_actor()
         if self.args.eval_process and self.args.eval_every:
@@ -569,13 +645,26 @@ class Trainer:
     def total_updates(self) -> int:
         return -(-self.args.total_steps // (self.args.num_steps * self.args.num_games))
 
+    def _plan_text(self) -> str:
+        """One line: what the `TimePlan` of --max-minutes leaves each part of the run."""
+        args, plan = self.args, self.plan
+        parts = []
+        if not self.cloned and self.update == 0:
+            parts.append(f"cloning until {_seconds(plan.cloning - self.began)} at most (its teacher's games until "
+                         f"{_seconds(plan.teacher_games - self.began)}: the {args.pretrain_games:,} asked or as "
+                         "many as fit)")
+        parts.append(f"training until {_seconds(plan.training - self.began)}")
+        parts.append(f"then the final evaluation {_seconds(plan.final_eval_seconds)} "
+                     f"(the {args.final_eval_deals:,} deals asked or as many as fit)")
+        return f"--max-minutes {args.max_minutes:g}: " + ", ".join(parts)
+
     def _follow_schedules(self) -> None:
         """The learning rate and the teacher's weight at the run's progress (by whichever limit
         comes first): both decay linearly, the teacher's to 0 at ``teacher_until``."""
         args = self.args
         done = self.update / self.total_updates
         if args.max_minutes:
-            done = max(done, self.trained_seconds / (60 * args.max_minutes))
+            done = max(done, self.trained_seconds / training_seconds(args.max_minutes))
         if args.anneal_lr:
             self.optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1 - done)
         if self.teacher_coef:
@@ -587,13 +676,12 @@ class Trainer:
         total_updates = self.total_updates
         next_eval = (self.step // args.eval_every + 1) * args.eval_every if args.eval_every else None
         next_checkpoint = (self.step // args.checkpoint_every + 1) * args.checkpoint_every
-        bar = tqdm(total=args.total_steps, initial=min(self.step, args.total_steps), unit="step",
-                   disable=not args.progress, dynamic_ncols=True)
-        start_time, start_step, trained_before = time.perf_counter(), self.step, self.trained_seconds
+        bar = self._progress_bar()
+        start_time, start_step = time.perf_counter(), self.step
         # The time limit counts the run's whole training time: a resumed run goes on with its clock.
-        deadline = start_time + 60 * args.max_minutes - trained_before if args.max_minutes else float("inf")
+        deadline = self.plan.training
         while self.update < total_updates and time.perf_counter() < deadline and not self.stop_requested:
-            self.trained_seconds = trained_before + time.perf_counter() - start_time
+            self._tick()
             self._follow_schedules()
             rollout, stats = self.actor.next_rollout()
             losses = self._learn_or_stop(rollout)
@@ -601,7 +689,7 @@ class Trainer:
             self.step += steps_per_update
             self._publish()
             sps = (self.step - start_step) / (time.perf_counter() - start_time)
-            self.trained_seconds = trained_before + time.perf_counter() - start_time  # for the checkpoints
+            self._tick()  # for the checkpoints
             if writer is not None:
                 self._log(writer, losses, stats, sps)
             if next_eval is not None and self.step >= next_eval:
@@ -611,9 +699,7 @@ class Trainer:
             if self.step >= next_checkpoint:
                 self.save()
                 next_checkpoint += args.checkpoint_every
-            if args.max_minutes:  # the bar ends where the time limit will: an honest ETA
-                bar.total = min(args.total_steps, self.step + int(sps * max(0.0, deadline - time.perf_counter())))
-            bar.update(min(self.step, bar.total) - bar.n)
+            bar.update(min(round(self.trained_seconds) if args.max_minutes else self.step, bar.total) - bar.n)
             bar.set_postfix_str(self._postfix(sps))
         self.stop_actor()  # before the final evaluation: it gets the machine to itself
         if self.stop_requested:  # interrupted: keep the work, skip the final evaluation
@@ -636,6 +722,18 @@ class Trainer:
         bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
         bar.close()
         return self.last_eval
+
+    def _progress_bar(self) -> tqdm:
+        """The run's bar, with one total from start to end: on --max-minutes, the training time
+        (cloning's already counted; what ends such runs, the steps are in the postfix); else the steps."""
+        args = self.args
+        if args.max_minutes:
+            total = round(training_seconds(args.max_minutes))
+            return tqdm(total=total, initial=min(round(self.trained_seconds), total), desc="training",
+                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n}/{total} s [{elapsed}<{remaining}{postfix}]",
+                        disable=not args.progress, dynamic_ncols=True)
+        return tqdm(total=args.total_steps, initial=min(self.step, args.total_steps), unit="step",
+                    disable=not args.progress, dynamic_ncols=True)
 
     def _learn_or_stop(self, rollout: Rollout) -> dict[str, float]:
         """`learn`, raising `TrainingDiverged` on a non-finite loss or weight, before the weights
@@ -702,12 +800,17 @@ class Trainer:
 
     def _final_eval(self, writer) -> None:
         """`evaluate` of the saved checkpoint over ``final_eval_deals``, in one process per core
-        when it is longer than a chunk (a pool takes seconds to start)."""
-        deals = self.args.final_eval_deals
+        when it is longer than a chunk (a pool takes seconds to start); on --max-minutes, within
+        its share (`TimePlan`), over fewer deals where they do not fit."""
+        deals, began = self.args.final_eval_deals, time.perf_counter()
         workers = available_cores() if deals > FINAL_CHUNK else 1
         results, self.baseline_results = evaluate_checkpoint(
             self.args.env_id, self.game.config, str(self.last_checkpoint), deals, self.baseline_results, workers,
-            progress=self.args.progress)
+            progress=self.args.progress, until=began + self.plan.final_eval_seconds)
+        self.final_deals = results[f"games_vs_{policy_names(self.game)[0]}"] // games_per_deal(self.game)
+        if self.final_deals < deals:
+            print(f"--max-minutes: the final evaluation stopped at its share of it "
+                  f"({_seconds(self.plan.final_eval_seconds)}): {self.final_deals:,} of the {deals:,} deals asked")
         self._write_eval(writer, results, self.step)
 
     def _log_eval(self, writer, deals: int | None = None) -> None:
@@ -721,7 +824,7 @@ class Trainer:
             writer.flush()
 
     def _postfix(self, sps: float) -> str:
-        text = f"SPS {sps:,.0f}"
+        text = f"{self.step:,} steps | SPS {sps:,.0f}" if self.args.max_minutes else f"SPS {sps:,.0f}"
         for name in policy_names(self.game):
             if f"win_rate_vs_{name}" in self.last_eval:
                 low, high = (self.last_eval[f"win_rate_vs_{name}_ci_{s}"] for s in ("low", "high"))
@@ -729,6 +832,10 @@ class Trainer:
         if "elo" in self.last_eval:
             text += f" | Elo {self.last_eval['elo']:.0f}"
         return text
+
+
+def _seconds(seconds: float) -> str:
+    return f"{max(0.0, seconds):.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
 
 
 def hyperparameter_table(args: Args) -> str:
@@ -825,15 +932,16 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signum, handler)
     if trainer.stop_requested:
         runs_dir = "" if trainer.args.runs_dir == Args.runs_dir else f" --runs-dir {trainer.args.runs_dir}"
-        print(f"{trainer.stop_requested}: stopped at step {trainer.step:,}, checkpoint "
+        where = "" if trainer.cloned else " during cloning (the checkpoint's weights are unfitted; the resumed run clones)"
+        print(f"{trainer.stop_requested}: stopped at step {trainer.step:,}{where}, checkpoint "
               f"{trainer.run_dir / 'checkpoints' / 'latest.pt'}; resume with: "
               f"python -m train --resume --run-name {trainer.args.run_name}{runs_dir}")
         return 128 + getattr(signal, trainer.stop_requested)
     print(f"final checkpoint: {trainer.run_dir / 'checkpoints' / 'latest.pt'}")
     for name in policy_names(trainer.game):
         rate, low, high = (result[f"win_rate_vs_{name}{s}"] for s in ("", "_ci_low", "_ci_high"))
-        print(f"  vs {name:10} win rate {rate:.3f}  (Wilson 95% [{low:.3f}, {high:.3f}], "
-              f"{games_per_deal(trainer.game) * trainer.args.final_eval_deals} seat-rotated games)")
+        games = result.get(f"games_vs_{name}", games_per_deal(trainer.game) * trainer.args.final_eval_deals)
+        print(f"  vs {name:10} win rate {rate:.3f}  (Wilson 95% [{low:.3f}, {high:.3f}], {games:,} seat-rotated games)")
     return 0
 
 

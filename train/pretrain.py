@@ -11,7 +11,9 @@ cross-entropy to the teacher's choices, the value head to the result each decisi
 seat that took it (discounted by ``gamma`` per own decision, as PPO's returns are), so that PPO
 starts with a critic that already knows the game. The games are played on every core
 (`teacher_games`: tasks of 32 games, each seeded apart, so the decisions do not depend on the
-number of processes) and their observations kept in float16 (half the memory). A separate
+number of processes) and their observations kept in float16 (half the memory). Under a time
+limit (``until``: a run's ``--max-minutes``) every process stops its games then, keeping those
+finished: fewer games than asked where they do not fit; the fit (``stop``) ends at a minibatch. A separate
 privileged critic (``--critic state``) is fitted the same way on the full state each decision
 was taken in: left at its random start, its advantages undid a Dominion clone within 2M steps
 (0.045 against the teacher, where the same run with the shared-trunk critic stood at 0.475).
@@ -33,7 +35,9 @@ gymnasium envs and SB3 policies, not our AEC games' batched engines and our netw
 
 from __future__ import annotations
 
+import math
 import multiprocessing as mp
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -56,6 +60,10 @@ MINIBATCH = 256
 HELD_OUT_BATCH = 4096  # held-out decisions scored at once
 HELD_OUT = 0.05  # the share of decisions kept out of the fit, to report agreement on unseen ones
 PARALLEL_GAMES = 64  # games stepped together while the teacher plays (it acts on all of them at once)
+# Under a time limit: few, so that a task's games end one after another and a cut drops only those
+# in play (a task's 32 games in step all end at about the same time: cut, it kept none). Scripted
+# teachers play as fast either way, and the games are dealt from the same seeds, in another order.
+TIMED_PARALLEL_GAMES = 4
 TEACHER_CHUNK = 32  # games per task when the teacher's games are shared out between processes
 # Observations are kept in float16: half the memory, so twice the games fit (Illimat's 5,808 floats
 # a decision made 2,500 games 13.6 GB in float32). Their entries are counts, flags and fractions;
@@ -74,6 +82,7 @@ class Demonstrations:
     returns: np.ndarray  # [D] float32, the deciding seat's result, discounted per own later decision
     critic_inputs: np.ndarray | None = None  # [D, C] float32, the privileged critic's (train.acting.critic_inputs)
     scores: np.ndarray | None = None  # [D, A] float16, the teacher's score of each action (-inf: none), `soft_targets`
+    games: int = 0  # the finished games the decisions come from (0 for a selection of rows)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -99,6 +108,7 @@ class Demonstrations:
         stays near one copy (np.empty's pages are only committed as they are written)."""
         out, start = cls.empty(rows, *sizes), 0
         for part in parts:
+            out.games += part.games
             end = start + len(part)
             for whole, piece in zip(out._arrays(), part._arrays()):
                 if whole is not None:
@@ -115,13 +125,16 @@ def never() -> bool:
 
 
 def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progress: bool = False,
-                 stop: Callable[[], bool] = never, privileged: bool = False, scored: bool = False) -> Demonstrations:
+                 stop: Callable[[], bool] = never, privileged: bool = False, scored: bool = False,
+                 parallel: int = PARALLEL_GAMES) -> Demonstrations:
     """``games`` games of ``teacher`` in every seat; the decisions with a choice, in the order
     they were taken. ``privileged`` keeps each decision's critic inputs too (the full state and
     the seat); ``scored``, the teacher's score of each action (`teacher_scores`). ``stop()`` true
-    ends it early with the games finished so far (Ctrl-C)."""
+    ends it early with the games finished so far (Ctrl-C, a time limit); ``parallel`` games are
+    stepped together."""
     with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
-        return _record_games(game, teacher, games, seed, gamma, stop, privileged, scored, bar=bar)[0]
+        return _record_games(game, teacher, games, seed, gamma, stop, privileged, scored, bar=bar,
+                             parallel=parallel)[0]
 
 
 @dataclass
@@ -148,12 +161,13 @@ class StudentRecord:
 
 
 def play_student(game, student, teacher, opponent, games: int, seed: int, gamma: float = 1.0,
-                 stop: Callable[[], bool] = never, privileged: bool = False, scored: bool = False
-                 ) -> tuple[Demonstrations, StudentRecord]:
+                 stop: Callable[[], bool] = never, privileged: bool = False, scored: bool = False,
+                 parallel: int = PARALLEL_GAMES) -> tuple[Demonstrations, StudentRecord]:
     """``games`` games of ``student`` against ``opponent`` in every other seat, the student's seat
     moving round the table from one game to the next in each slot; the student's decisions with a
     choice, each labelled with the choice ``teacher`` makes there (DAgger), and how it did."""
-    return _record_games(game, teacher, games, seed, gamma, stop, privileged, scored, student, opponent)
+    return _record_games(game, teacher, games, seed, gamma, stop, privileged, scored, student, opponent,
+                         parallel=parallel)
 
 
 def check_scored_teacher(teacher, name: str) -> None:
@@ -173,12 +187,12 @@ def teacher_scores(teacher, observations: np.ndarray, masks: np.ndarray, rng: np
 
 
 def _record_games(game, teacher, games: int, seed: int, gamma: float, stop: Callable[[], bool], privileged: bool,
-                  scored: bool = False, student=None, opponent=None, bar: tqdm | None = None
-                  ) -> tuple[Demonstrations, StudentRecord]:
+                  scored: bool = False, student=None, opponent=None, bar: tqdm | None = None,
+                  parallel: int = PARALLEL_GAMES) -> tuple[Demonstrations, StudentRecord]:
     """`play_teacher` (no ``student``: the teacher in every seat, each of its decisions kept) and
     `play_student` (the student's decisions alone, each labelled with the teacher's choice)."""
     rng = np.random.default_rng(seed)
-    vector = VectorGames(game, min(games, PARALLEL_GAMES), seed=int(rng.integers(2**63)))
+    vector = VectorGames(game, min(games, parallel), seed=int(rng.integers(2**63)))
     n = vector.num_games
     recorder = Recorder(n, game.observation_size, game.num_actions, critic_size(game, "state") if privileged else None,
                         scored)
@@ -218,17 +232,21 @@ def _record_games(game, teacher, games: int, seed: int, gamma: float, stop: Call
                     bar.update()
             open_rows[i], open_agreed[i] = [], 0
             student_seats[i] = (student_seats[i] + 1) % game.num_players
-    return recorder.demonstrations(), record
+    demos = recorder.demonstrations()
+    demos.games = len(record.results)
+    return demos, record
 
 
 def teacher_games(env_id: str, env_config: dict[str, Any], teacher: str, games: int, seed: int,
                   gamma: float = 1.0, workers: int = 1, progress: bool = False, stop: Callable[[], bool] = never,
-                  privileged: bool = False, scored: bool = False) -> Demonstrations:
+                  privileged: bool = False, scored: bool = False, until: float = math.inf) -> Demonstrations:
     """`play_teacher` by tasks of `TEACHER_CHUNK` games, task k seeded by (seed, k), played by
     ``workers`` processes (``teacher`` is a policy spec, as ``--teacher`` takes it): the same
-    demonstrations whatever the number of workers, in task order. ``stop()`` true keeps the tasks
-    finished so far (and, in one process, the games finished in the task in progress)."""
-    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored)
+    demonstrations whatever the number of workers, in task order (``games`` says how many games
+    they hold). ``stop()`` true keeps the tasks finished so far (and, in one process, the games
+    finished in the task in progress); at ``until`` (a `time.time`), every process stops its task
+    in progress, keeping the games it finished."""
+    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored, until=until)
     parts = _play_tasks(setup, _tasks(games, seed), workers, progress, stop, "teacher games")
     return _joined(setup, parts)
 
@@ -236,11 +254,11 @@ def teacher_games(env_id: str, env_config: dict[str, Any], teacher: str, games: 
 def student_games(env_id: str, env_config: dict[str, Any], teacher: str, student: dict[str, Any],
                   opponents: Sequence[str], games: int, seed: int, gamma: float = 1.0, workers: int = 1,
                   progress: bool = False, stop: Callable[[], bool] = never, privileged: bool = False,
-                  scored: bool = False) -> tuple[Demonstrations, StudentRecord]:
+                  scored: bool = False, until: float = math.inf) -> tuple[Demonstrations, StudentRecord]:
     """`play_student` by tasks, as `teacher_games`: ``student`` is the network as
     `agents.neural.network_from_checkpoint` takes it, playing greedily; task k plays against
     ``opponents[k % len(opponents)]`` and is seeded by ``seed`` (give each round its own) and k."""
-    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored, student, tuple(opponents))
+    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored, student, tuple(opponents), until)
     parts = _play_tasks(setup, _tasks(games, seed), workers, progress, stop, "student games")
     return _joined(setup, [demos for demos, _ in parts]), StudentRecord.merge(record for _, record in parts)
 
@@ -269,6 +287,10 @@ class _Setup:
     scored: bool
     student: dict[str, Any] | None = None
     opponents: tuple[str, ...] = ()
+    until: float = math.inf  # a time.time() at which every process ends its games (a time limit)
+
+    def out_of_time(self) -> bool:
+        return time.time() >= self.until
 
 
 def _play_tasks(setup: _Setup, tasks: list[tuple[int, int, int]], workers: int, progress: bool,
@@ -282,10 +304,10 @@ def _play_tasks(setup: _Setup, tasks: list[tuple[int, int, int]], workers: int, 
         if workers == 1:
             context = _Games(setup)
             for task in tasks:
-                if stop():
+                if stop() or setup.out_of_time():
                     break
                 parts.append(context.play(task, stop))
-                bar.update(task[0])
+                bar.update(_games_in(parts[-1]))
         else:
             with mp.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(setup,)) as pool:
                 results = pool.imap(_play_task, tasks)
@@ -293,9 +315,14 @@ def _play_tasks(setup: _Setup, tasks: list[tuple[int, int, int]], workers: int, 
                     part = _next_unless_stopped(results, stop)
                     if part is None:
                         break  # leaving the block terminates the tasks in progress
-                    parts.append(part)
-                    bar.update(task[0])
+                    parts.append(part)  # past `until`, the tasks not yet begun come back at once, empty
+                    bar.update(_games_in(part))
     return parts
+
+
+def _games_in(part) -> int:
+    """The games of a task's result: `Demonstrations`, or DAgger's (demonstrations, record)."""
+    return part.games if isinstance(part, Demonstrations) else part[0].games
 
 
 def _joined(setup: _Setup, parts: list[Demonstrations]) -> Demonstrations:
@@ -324,11 +351,14 @@ class _Games:
     def play(self, task: tuple[int, int, int], stop: Callable[[], bool] = never):
         games, seed, index = task
         setup = self.setup
+        stop = _either(stop, setup.out_of_time)
+        parallel = PARALLEL_GAMES if math.isinf(setup.until) else TIMED_PARALLEL_GAMES
         if self.student is None:
             return play_teacher(self.game, self.teacher, games, seed, setup.gamma, stop=stop,
-                                privileged=setup.privileged, scored=setup.scored)
+                                privileged=setup.privileged, scored=setup.scored, parallel=parallel)
         return play_student(self.game, self.student, self.teacher, self.opponents[index % len(self.opponents)],
-                            games, seed, setup.gamma, stop=stop, privileged=setup.privileged, scored=setup.scored)
+                            games, seed, setup.gamma, stop=stop, privileged=setup.privileged, scored=setup.scored,
+                            parallel=parallel)
 
 
 _WORKER_GAMES: _Games | None = None
@@ -339,6 +369,10 @@ def _init_worker(setup: _Setup) -> None:
     start_pool_worker()
     torch.set_num_threads(1)
     _WORKER_GAMES = _Games(setup)
+
+
+def _either(first: Callable[[], bool], second: Callable[[], bool]) -> Callable[[], bool]:
+    return lambda: first() or second()
 
 
 def _next_unless_stopped(results, stop: Callable[[], bool]):
@@ -431,8 +465,8 @@ def clone(network: ActorCritic, demos: Demonstrations | Sequence[Demonstrations]
     with ``temperature`` above 0 its scores' `soft_targets` (which the demonstrations must keep:
     ``scored``). Each part's held-out decisions are drawn from ``seed`` in turn, so a part keeps
     them when later parts are added (DAgger's refits). A separate critic (``--critic state``) is
-    fitted on the demonstrations' critic inputs, which it needs. ``stop()`` true ends it after the
-    epoch in progress."""
+    fitted on the demonstrations' critic inputs, which it needs. ``stop()`` true (Ctrl-C, a time
+    limit) ends it at the next minibatch, the epoch in progress counted over those fitted."""
     parts = [demos] if isinstance(demos, Demonstrations) else list(demos)
     if network.critic is not None and any(part.critic_inputs is None for part in parts):
         raise ValueError("the network has a separate critic: play_teacher(..., privileged=True) keeps its inputs")
@@ -475,7 +509,10 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
         if stop() or not len(fit):
             break
         policy_sum = value_sum = 0.0
+        fitted = 0
         for batch in fit[torch.randperm(len(fit), generator=generator)].split(MINIBATCH):
+            if fitted and stop():
+                break
             logits, values = network.heads(x[batch].float(), full[batch])
             target = soft_targets(scores[batch], temperature) if temperature > 0 else y[batch]
             policy_loss = torch.nn.functional.cross_entropy(logits + mask_offsets(masks[batch]), target)
@@ -488,13 +525,14 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
             loss.backward()
             optimizer.step()
             policy_sum += policy_loss.item() * len(batch)
+            fitted += len(batch)
         agreement = float("nan")
         if len(held):
             with torch.no_grad():  # in parts: entity heads hold [rows, entities, width] at once
                 chosen = torch.cat([(network.heads(x[part].float())[0] + mask_offsets(masks[part])).argmax(1)
                                     for part in held.split(HELD_OUT_BATCH)])
             agreement = float((chosen == y[held]).float().mean())
-        history.append({"imitation": policy_sum / len(fit), "value_loss": value_sum / len(fit),
+        history.append({"imitation": policy_sum / fitted, "value_loss": value_sum / fitted,
                         "held_out_agreement": agreement})
     return history
 
