@@ -18,6 +18,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from card_envs.core.game import ArgumentError, Game, IllegalActionError, is_finite_number, is_flag, is_integer
+from card_envs.core.snapshot import check_config
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 RENDER_MODES = ("ansi", "human")
@@ -179,9 +180,7 @@ class CardGameEnv(AECEnv):
         # reprlib keeps the messages short however large or deeply nested the input is.
         if snapshot["env_id"] != self.env_id:
             raise ValueError(f"snapshot is for {reprlib.repr(snapshot['env_id'])}, this env is {self.env_id!r}")
-        config = snapshot["config"]
-        if not isinstance(config, dict) or config != self.game.config:
-            raise ValueError(f"snapshot config {reprlib.repr(config)} differs from this env's {self.game.config!r}")
+        check_config(snapshot["config"], self.game, self.env_id)
         return self.game.state_from_json(snapshot["state"])
 
     # ----- internals -----------------------------------------------------------------------

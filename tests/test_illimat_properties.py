@@ -368,7 +368,7 @@ def near_convergence(seed: int):
     over a lone card x, and the current player holding a card of x's rank."""
     rng = np.random.default_rng(seed)
     n = int(rng.choice([2, 3, 4]))
-    game = IllimatGame(num_players=n, harmonic_convergence=True, full_harvest=bool(rng.integers(2)), rounds=2)
+    game = IllimatGame(num_players=n, harmonic_convergence=True, full_harvest=bool(rng.integers(2)), rounds=3)
     deck = [NAMES[i] for i in rng.permutation(game.deck_cards)]
     x = next(c for c in deck if rank(c) > 1)
     deck.remove(x)
@@ -388,11 +388,13 @@ def near_convergence(seed: int):
     for L in down:  # the other Luminaries: claimed by someone or unused
         (claimed[int(rng.integers(n))] if rng.random() < 0.5 else unused).append(L)
     harvest = [[deck.pop() for _ in range(int(rng.integers(0, 4)))] for _ in range(n)]
+    secret = [[deck.pop() for _ in range(3)] if "Children" in claimed[q] else [] for q in range(n)]  # hers
+    harvest = [h + hidden for h, hidden in zip(harvest, secret)]
     okus = [int(rng.integers(2)) for _ in range(n)]
     okus[0] = min(okus[0], n - sum(okus[1:]))
     scores = [int(rng.integers(0, 12)) for _ in range(n)]
-    state = position(game, hands=hands, fields=fields, deck=deck, harvest=harvest, okus=okus, claimed=claimed,
-                     unused=unused, scores=scores, current=p, round=0)
+    state = position(game, hands=hands, fields=fields, deck=deck, harvest=harvest, secret=secret, okus=okus,
+                     claimed=claimed, unused=unused, scores=scores, current=p, round=1)  # the scores of round 0
     return state, x, y
 
 
@@ -424,7 +426,7 @@ def test_harmonic_convergence_turns_the_seats_once_and_keeps_every_invariant(see
         state.apply(ACTION_IDS[name])
     # the rest of the turn at random (a Rake sow, a Changeling swap), until the clearing
     while not state.converged:
-        assert state.round == 0
+        assert state.round == 1
         check_position(state, rng)
         before = state.to_json()
         legal = state.legal_actions()

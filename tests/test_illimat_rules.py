@@ -669,7 +669,7 @@ def test_round_end_scores_and_a_new_round_is_dealt_with_the_dealer_passing_left(
 
 
 def test_the_match_ends_at_the_target_score_or_after_the_last_round():
-    state = position(hands=[["2P"], []], deck=[], rest=1, scores=[3, 15])
+    state = position(hands=[["2P"], []], deck=[], rest=1, scores=[3, 15], round=1)
     play(state, "card 2P", "field 0", "sow")
     assert state.is_terminal() and state.scores()[1] >= 17  # seat 1 holds every harvested card
     assert state.returns().tolist() == [-1.0, 1.0]
@@ -677,9 +677,9 @@ def test_the_match_ends_at_the_target_score_or_after_the_last_round():
     state = position(game, hands=[["2P"], []], deck=[], rest=1)
     play(state, "card 2P", "field 0", "sow")
     assert state.is_terminal() and state.legal_actions() == [] and not state.legal_mask().any()
-    state = position(hands=[["2P"], []], deck=[], rest=1, scores=[3, 3])
+    state = position(hands=[["2P"], []], deck=[], rest=1, scores=[3, 3], round=1)
     play(state, "card 2P", "field 0", "sow")
-    assert not state.is_terminal() and snap(state)["round"] == 1
+    assert not state.is_terminal() and snap(state)["round"] == 2
 
 
 def test_equal_match_scores_are_a_draw_and_score_rewards_are_normalised():
@@ -1008,7 +1008,7 @@ def test_render_names_the_last_play_the_card_legend_and_the_winner():
     state = position(hands=[["2S", "9P", "9A", "9W"], ["6P"]], fields=[{}, {}, {"loose": ["KP"]}])
     play(state, "card 2S", "field 2", "sow")  # field 1 is Autumn: no sowing there
     assert "last play: player_0 sowed 2S into field 2" in GAME2.render(state, None)
-    over = position(hands=[[]], scores=[17, 10], decision="game_over")
+    over = position(hands=[[]], scores=[17, 10], decision="game_over", round=1)
     assert "winner player_0" in GAME2.render(over, None)
-    tie = position(hands=[[]], scores=[12, 12], decision="game_over")
+    tie = position(hands=[[]], scores=[12, 12], decision="game_over", round=GAME2.rounds)
     assert "tie between player_0, player_1" in GAME2.render(tie, None)

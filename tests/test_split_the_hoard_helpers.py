@@ -79,6 +79,19 @@ class Table:
             getattr(s, rest).extend(left)
         return s
 
+    def _later_round(self) -> None:
+        """Hauls start with Coins only: a Treasure in a Haul before Negotiate's first purchase
+        makes this a later round, after which round 0's deal has left the deck (here the Coin
+        discard pile takes the bottom cards it needs)."""
+        s, n = self.s, self.game.num_players
+        if not any(s.treasures):
+            return
+        s.round = 1
+        short = 3 * n - (self.cs.num_cards - len(s.deck))
+        if short > 0:
+            s.coin_discard += s.deck[:short]
+            del s.deck[:short]
+
     # ----- starting a phase ---------------------------------------------------------------------
     def claim_window(self, rest: str = "deck") -> SplitTheHoardState:
         s = self.build(rest)
@@ -102,6 +115,7 @@ class Table:
     def negotiate(self, offers: dict, added: dict | None = None, rest: str = "deck") -> SplitTheHoardState:
         """Negotiate with these commits (see `commit`), the Dragon Card holder's turn."""
         s = self.commit(offers, added).build(rest)
+        self._later_round()
         s.phase, s.stage, s.flipped = NEGOTIATE, "turns", True
         s.turn_i = 0
         s._new_turn()
@@ -115,6 +129,7 @@ class Table:
             while len(s.hand[p]) < 3:
                 s.hand[p].append(self.any_card())
         s = self.build(rest)
+        self._later_round()
         s.phase, s.stage, s.flipped = REVEAL, "window", False
         s.prio, s.passes = s.dragon, 0
         s._advance()

@@ -11,13 +11,15 @@ import reprlib
 from typing import Any, Mapping, Sequence
 
 from card_envs.core.cards import STANDARD_SUITS, card_names
+from card_envs.core.game import Game
+from card_envs.core.registry import make_game
 
 
 def show(value: Any) -> str:
     try:
         text = reprlib.repr(value)  # bounded depth and length
-    except ValueError:  # an int too long to print
-        text = f"<{type(value).__name__}>"
+    except ValueError:  # an int too long to print (sys.get_int_max_str_digits), or a container of one
+        text = f"<int of {value.bit_length()} bits>" if isinstance(value, int) else f"<{type(value).__name__}>"
     return text if len(text) <= 80 else text[:77] + "..."
 
 
@@ -41,6 +43,23 @@ def check_keys(data: Any, game: Any, keys_by_format: Mapping[int, Sequence[str]]
     return keys
 
 
+def check_config(config: Any, game: Game, env_id: str) -> None:
+    """Refuse a snapshot saved under another configuration than `game`'s. Options its config
+    lacks (it was saved before they existed) take their defaults, the registered env's; any other
+    difference, an unknown option included, is refused."""
+    if not isinstance(config, dict):
+        raise ValueError(f"snapshot config {show(config)} must be a dict of the env's options")
+    missing = [k for k in game.config if k not in config]
+    if missing:
+        defaults = make_game(env_id).config
+        config = {**{k: defaults[k] for k in missing}, **config}
+    if config != game.config:
+        unknown = [k for k in config if k not in game.config]
+        differ = [k for k in game.config if config[k] != game.config[k]]
+        raise ValueError(f"snapshot config {show(config)} differs from this env's {game.config!r}: "
+                         + (f"unknown options {show(unknown)}" if unknown else f"options {differ} differ"))
+
+
 def read_int(value: Any, field: str, high: int, low: int = 0) -> int:
     """A plain int in low..high: bools, floats and numeric strings are refused, not coerced."""
     if type(value) is not int or not low <= value <= high:
@@ -48,17 +67,19 @@ def read_int(value: Any, field: str, high: int, low: int = 0) -> int:
     return value
 
 
-def read_list(value: Any, field: str, length: int | None = None) -> list:
+def read_list(value: Any, field: str, length: int | None = None, most: int | None = None) -> list:
+    """A list of exactly `length` or at most `most` entries, refused by its length before any
+    entry is read: later checks may cost more than linear time in it."""
     if not isinstance(value, (list, tuple)) or (length is not None and len(value) != length):
         raise ValueError(f"{field}: {show(value)} must be a list" + (f" of {length}" if length is not None else ""))
+    if most is not None and len(value) > most:
+        raise ValueError(f"{field}: {len(value)} entries; this game allows at most {most} there")
     return list(value)
 
 
 def read_cards(value: Any, field: str, num_cards: int = 52, suits: str = STANDARD_SUITS) -> list[int]:
     """Card names (``"10D"``) as card ints; at most a deck's worth."""
-    names = read_list(value, field)
-    if len(names) > num_cards:
-        raise ValueError(f"{field}: {len(names)} entries; the deck has {num_cards} cards")
+    names = read_list(value, field, most=num_cards)
     index = _card_index(num_cards, suits)
     cards = []
     for i, name in enumerate(names):

@@ -26,9 +26,9 @@ from typing import Any
 from card_envs.core.snapshot import check_keys, read_int, read_list, show
 from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import (
-    ALLIES, ALLIES_PILES, BANE_CANDIDATES, CARD_ID, CARD_NAMES, CATAPULT, COPPER, COST, ENCAMPMENT, ESTATE,
+    ALLIES, ALLIES_PILES, BANE_CANDIDATES, CARD_ID, CARD_NAMES, CATAPULT, COPPER, COST, DEBT, ENCAMPMENT, ESTATE,
     FORTUNE, GARRISON, HERB_GATHERER, IS_ACTION, IS_ATTACK, IS_TREASURE, KINGDOM_PILES, LICH, MILITIA, NUM_CARDS,
-    OPULENT_CASTLE, PILE_ID, PILE_NAMES, PILE_OF, PROVINCE_PILE, RETURNS_TO_PILE, VOYAGE, WARLORD,
+    OPULENT_CASTLE, PILE_CARDS, PILE_ID, PILE_NAMES, PILE_OF, PROVINCE_PILE, RETURNS_TO_PILE, VOYAGE, WARLORD,
     WIZARDS_PILE, pile_setup)
 
 FORMAT = 2
@@ -43,6 +43,7 @@ DURATION_CARDS = frozenset(CARD_ID[x] for x in ("Warlord", "Garrison", "Conjurer
 ALLY_KINDS = {"mountain_folk": 0, "peaceful_cult": 3, "cave_dwellers": 4, "band_of_nomads": 2}
 ROTATORS = {"Herb Gatherer", "Town Crier", "Tent", "Old Map", "Student"}
 TASK_KEYS = ("op", "kind", "p", "card", "lo", "hi", "x")
+START_OF_TURN_KINDS = frozenset({"mountain_folk", "cave_dwellers"})  # the Allies' asks as a turn starts
 PHASES = ("action", "treasure", "buy", "over")
 BIG = 10**6
 # Decisions asked of a seat other than the one whose turn it is.
@@ -109,20 +110,17 @@ def _card(value: Any, field: str) -> int:
     return CARD_ID[value]
 
 
-def _cards(value: Any, field: str) -> list[int]:
-    items = read_list(value, field)
-    if len(items) > 1000:
-        raise ValueError(f"{field}: {len(items)} cards is more than the game holds")
-    return [_card(x, f"{field}[{i}]") for i, x in enumerate(items)]
+def _cards(value: Any, field: str, most: int) -> list[int]:
+    return [_card(x, f"{field}[{i}]") for i, x in enumerate(read_list(value, field, most=most))]
 
 
-def _count_dict(value: Any, field: str) -> list[int]:
+def _count_dict(value: Any, field: str, most: int) -> list[int]:
     if not isinstance(value, dict):
         raise ValueError(f"{field}: {show(value)} must be a dict of card name -> count")
     counts = [0] * NUM_CARDS
     for key, k in value.items():
         c = _card(key, f"{field} key")
-        counts[c] = read_int(k, f"{field}[{key!r}]", 1000, 1)
+        counts[c] = read_int(k, f"{field}[{key!r}]", most, 1)
     return counts
 
 
@@ -175,6 +173,7 @@ def from_json(game, data: Any):
     if game.ally_arg is not None and s.ally >= 0 and ALLIES[s.ally] != game.ally_arg:
         raise ValueError("ally: the snapshot's Ally differs from this env's ally argument")
     s.supply = list(range(7)) + sorted(set(kingdom) | ({bane} if bane >= 0 else set()))
+    most = sum(len(pile_setup(p, n)) for p in s.supply) + 10 * n  # every card of the game: no list is longer
 
     s.seed = read_int(data["seed"], "seed", 2**63)
     s.shuffles = read_int(data["shuffles"], "shuffles", BIG)
@@ -190,7 +189,7 @@ def from_json(game, data: Any):
     s.fortune_used = _flag(data["fortune_used"], "fortune_used")
     s.immune = [_flag(x, f"immune[{i}]") for i, x in enumerate(read_list(data["immune"], "immune", n))]
     prev = data["previous_turn"]
-    s.prev_turn = -1 if (prev is None and fmt == 1) else read_int(prev, "previous_turn", n - 1, -1)
+    s.prev_turn = _previous_turn_v1(data, n) if fmt == 1 else read_int(prev, "previous_turn", n - 1, -1)
     s.extra_turn = _flag(data["extra_turn"], "extra_turn")
     s.plays_left = -1 if data["plays_left"] is None else read_int(data["plays_left"], "plays_left", 3)
     if s.extra_turn != (s.plays_left >= 0):
@@ -206,47 +205,49 @@ def from_json(game, data: Any):
     for p in s.supply:
         field = f"supply[{PILE_NAMES[p]!r}]"
         cards: list[int] = []
-        for i, run in enumerate(read_list(supply[PILE_NAMES[p]], field)):
+        setup = pile_setup(p, n)
+        for i, run in enumerate(read_list(supply[PILE_NAMES[p]], field, most=len(setup))):
             run = read_list(run, f"{field}[{i}]", 2)
-            cards += [_card(run[0], f"{field}[{i}][0]")] * read_int(run[1], f"{field}[{i}][1]", 100, 1)
+            cards += [_card(run[0], f"{field}[{i}][0]")] * read_int(run[1], f"{field}[{i}][1]", len(setup), 1)
+            if len(cards) > len(setup):
+                raise ValueError(f"{field}: more than the {len(setup)} cards the pile starts with")
         if any(PILE_OF[c] != p for c in cards):
             raise ValueError(f"{field}: holds a card of another pile")
         k = 0
         while k < len(cards) and cards[k] in RETURNS_TO_PILE:
             k += 1
-        setup = pile_setup(p, n)
         rest = cards[k:]
         rotates = p in ALLIES_PILES or PILE_ID["Clashes"] in s.supply  # rule 7: its own rotator, Battle Plan
         if rest and rest != setup[len(setup) - len(rest):] and not (rotates and _rotated_order_ok(rest, setup)):
             raise ValueError(f"{field}: not in setup order (only a returned Encampment may cover other cards"
                              + (", and rotating moves whole runs" if rotates else "") + ")")
         s.piles[p] = cards[::-1]
-    s.trash = _count_dict(data["trash"], "trash")
+    s.trash = _count_dict(data["trash"], "trash", most)
 
     players = read_list(data["players"], "players", n)
     for q, pl in enumerate(players):
         f = f"players[{q}]"
         if not isinstance(pl, dict) or set(pl) != set(PLAYER_KEYS):
             raise ValueError(f"{f}: must be a dict with exactly the keys {list(PLAYER_KEYS)}")
-        s.hands[q] = _count_dict(pl["hand"], f"{f}.hand")
+        s.hands[q] = _count_dict(pl["hand"], f"{f}.hand", most)
         s.hsize[q] = sum(s.hands[q])
-        s.known[q] = _count_dict(pl["known_hand"], f"{f}.known_hand")
+        s.known[q] = _count_dict(pl["known_hand"], f"{f}.known_hand", most)
         if any(k > h for k, h in zip(s.known[q], s.hands[q])):
             raise ValueError(f"{f}.known_hand: more known copies than the hand holds")
-        deck = _cards(pl["deck"], f"{f}.deck")
+        deck = _cards(pl["deck"], f"{f}.deck", most)
         flags = read_list(pl["deck_known"], f"{f}.deck_known", len(deck))
         s.deck_known[q] = [read_int(x, f"{f}.deck_known[{i}]", 2) for i, x in enumerate(flags)][::-1]
         s.decks[q] = deck[::-1]
-        s.discards[q] = _cards(pl["discard"], f"{f}.discard")
-        s.in_play[q] = _cards(pl["in_play"], f"{f}.in_play")
-        s.set_aside[q] = _cards(pl["set_aside"], f"{f}.set_aside")
+        s.discards[q] = _cards(pl["discard"], f"{f}.discard", most)
+        s.in_play[q] = _cards(pl["in_play"], f"{f}.in_play", most)
+        s.set_aside[q] = _cards(pl["set_aside"], f"{f}.set_aside", most)
         s.vp[q] = read_int(pl["vp_tokens"], f"{f}.vp_tokens", BIG)
         s.debt[q] = read_int(pl["debt"], f"{f}.debt", BIG)
         s.turns[q] = read_int(pl["turns"], f"{f}.turns", game.max_turns)
         s.favors[q] = read_int(pl["favors"], f"{f}.favors", BIG)
         if s.favors[q] and s.ally < 0:
             raise ValueError(f"{f}.favors: Favors are used only with an Ally")
-        s.durations[q] = _durations(pl["durations"], f"{f}.durations", n, q)
+        s.durations[q] = _durations(pl["durations"], f"{f}.durations", n, q, most)
         owned = s.owned[q]
         for zone in (s.decks[q], s.discards[q], s.in_play[q], s.set_aside[q]):
             for c in zone:
@@ -276,9 +277,22 @@ def from_json(game, data: Any):
 
     _check_conservation(s, game)
     _check_turns(s, game)
+    _check_debt(s)
     s.tasks = _tasks(data["tasks"], s)
+    _check_game_goes_on(s, game)
     _check_settled(s)
     return s
+
+
+def _previous_turn_v1(data: dict, n: int) -> int:
+    """Format 1 (no extra or skipped turns): the seat before the turn player, the turn player
+    himself once the game is over, -1 before the first turn."""
+    t = read_int(data["turn_player"], "turn_player", n - 1)
+    if data["phase"] == "over":
+        return t
+    players = data["players"]  # read (as a list of n) above
+    first = t == 0 and all(isinstance(pl, dict) and pl.get("turns") == 0 for pl in players)
+    return -1 if first else (t - 1) % n
 
 
 def _check_conservation(s, game) -> None:
@@ -336,6 +350,46 @@ def _check_turns(s, game) -> None:
             raise ValueError("phase: 'over' leaves a cleaned-up position (nothing in play, counters reset)")
 
 
+def _check_debt(s) -> None:
+    """Debt comes only from buying a card with a Debt cost (Fortune), and nothing is bought
+    while Debt is held: at most one such card's Debt."""
+    most = max((DEBT[c] for p in s.supply for c in PILE_CARDS[p]), default=0)
+    for q, debt in enumerate(s.debt):
+        if debt > most:
+            raise ValueError(f"players[{q}].debt: {debt}, but " + (
+                f"a player holds at most {most} Debt (one Debt card's; no buying while in Debt)" if most else
+                "no card in this Supply costs Debt (only Fortune does, in Gladiator/Fortune)"))
+
+
+def _check_game_goes_on(s, game) -> None:
+    """The game ends at the end of the turn in which the Province pile or a third Supply pile
+    empties (or the last turn allowed), so none of that holds at the start of a turn: in its
+    Action phase with nothing played, gained or bought yet. A turn's start is recognised by
+    its untouched counters and an in-play zone of earlier turns' Durations only. With Wizards in
+    the Supply, a card can leave play having gained and given its Action back (Acolyte or Small
+    Castle with Band of Nomads, Student trashing Rocks): there only the Province pile, which no
+    such card gains from, is checked."""
+    if s.phase == 3:
+        return
+    if min(s.turns) >= game.max_turns:
+        raise ValueError(f"players.turns: every seat has had max_turns={game.max_turns} turns, so the game is over "
+                         "(phase 'over')")
+    t = s.turn_player
+    at_start = (s.phase == 0 and not s.durations[t] and not s.set_aside[t] and s.plays_left in (-1, 3)
+                and (s.actions, s.buys, s.coins, s.saunas, s.fortune_used) == (1, 1, 0, 0, False)
+                and all(c in DURATION_CARDS for c in s.in_play[t])
+                and all(task["op"] == "ask" and task["kind"] in START_OF_TURN_KINDS for task in s.tasks))
+    if not at_start:
+        return
+    if not s.piles[PROVINCE_PILE]:
+        raise ValueError("supply['Province']: empty at the start of a turn, but the game ends at the end of the turn "
+                         "in which the Province pile empties")
+    empty = [PILE_NAMES[p] for p in s.supply if not s.piles[p]]
+    if len(empty) >= 3 and WIZARDS_PILE not in s.supply:
+        raise ValueError(f"supply: {show(empty)} are empty at the start of a turn, but the game ends at the end of the "
+                         "turn in which a third Supply pile empties")
+
+
 def _rotated_order_ok(cards: list[int], setup: list[int]) -> bool:
     """Rule 7: takes from the top and rotations keep each name in one run, no longer than at setup,
     and the names in the setup's cyclic order."""
@@ -358,9 +412,9 @@ def _rotated_order_ok(cards: list[int], setup: list[int]) -> bool:
     return False
 
 
-def _durations(value: Any, field: str, n: int, q: int) -> list[list[int]]:
+def _durations(value: Any, field: str, n: int, q: int, most: int) -> list[list[int]]:
     out = []
-    for i, e in enumerate(read_list(value, field)):
+    for i, e in enumerate(read_list(value, field, most=most)):
         e = read_list(e, f"{field}[{i}]", 2)
         c = _card(e[0], f"{field}[{i}][0]")
         if c not in DURATION_CARDS:

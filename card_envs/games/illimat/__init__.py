@@ -308,8 +308,8 @@ snapshot})`` starts from it after checking it completely (every card once, every
 okus, stockpile totals, Illimat position, ``converged`` against the flag and the face-up
 Luminaries, and that the pending decision fits the move and has a legal answer). Format 1 (before
 the optional rules: no ``converged``, no ``move.full_harvest``) is still read by
-``game.state_from_json``, as ``converged`` false and no full harvest pending; the env refuses
-older env snapshots anyway, since their ``config`` lacks the two new arguments.
+``game.state_from_json``, as ``converged`` false and no full harvest pending; options an env
+snapshot's ``config`` lacks (saved before they existed) take their defaults.
 
 Chance: round r is dealt (cards and Luminaries) from ``np.random.default_rng((chance_seed, r))``;
 ``chance_seed`` is drawn from the env's rng at reset. Every later chance event (draws, refills,

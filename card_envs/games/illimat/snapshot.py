@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from card_envs.core.cards import parse_card
-from card_envs.core.snapshot import show
+from card_envs.core.snapshot import read_list, show
 from card_envs.games.illimat.rules import (
     ACTION, CHANGELING, CHILDREN, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DECISION_NAMES, FIELD, FOREST_QUEEN,
     HAND_SIZE, HARVEST, HARVEST_VALUES, ITEMS, LUMINARIES, MAX_STOCKPILE, MAX_VALUE, NO_LUMINARY, NUM_FIELDS,
@@ -106,10 +106,8 @@ def _card(name: Any, what: str) -> int:
         raise ValueError(f"{what}: {error} (suits P spring, S summer, A autumn, W winter, * stars)") from None
 
 
-def _cards(value: Any, what: str) -> list[int]:
-    if not isinstance(value, list):
-        raise ValueError(f"{what} must be a list of card names, got {show(value)}")
-    return [_card(v, what) for v in value]
+def _cards(value: Any, what: str, most: int) -> list[int]:
+    return [_card(v, what) for v in _list(value, what, most)]
 
 
 def _per_seat(value: Any, n: int, what: str) -> list:
@@ -149,6 +147,7 @@ def state_from_json(game: IllimatGame, data: Any) -> IllimatState:
     if data["decision"] not in DECISION_NAMES:
         raise ValueError(f"decision={show(data['decision'])} must be one of {list(DECISION_NAMES)}")
     s.decision = DECISION_NAMES.index(data["decision"])
+    _check_round_scores(s)
     seasons = data["seasons"]
     if not isinstance(seasons, list) or len(seasons) != 4 or any(x not in SEASON_NAMES for x in seasons):
         raise ValueError(f"seasons={show(seasons)} must list the 4 fields' seasons, e.g. {list(SEASON_NAMES)}")
@@ -157,12 +156,12 @@ def state_from_json(game: IllimatGame, data: Any) -> IllimatState:
         raise ValueError(f"seasons={show(seasons)} is not a position of the Illimat: going round the fields "
                          "from Summer they must read summer, autumn, winter, spring")
     s.summer = summer
-    s.deck = _cards(data["deck"], "deck")[::-1]
-    s.hands = [sorted(_cards(h, "hands")) for h in _per_seat(data["hands"], n, "hands")]
-    s.known = [sorted(_cards(h, "known_hand_cards")) for h in _per_seat(data["known_hand_cards"], n, "known_hand_cards")]
+    deck_cards = game.deck_cards
+    s.deck = _cards(data["deck"], "deck", deck_cards)[::-1]
+    s.hands = [sorted(_cards(h, f"hands[{p}]", HAND_SIZE)) for p, h in enumerate(_per_seat(data["hands"], n, "hands"))]
+    s.known = [sorted(_cards(h, f"known_hand_cards[{p}]", HAND_SIZE))
+               for p, h in enumerate(_per_seat(data["known_hand_cards"], n, "known_hand_cards"))]
     for p in range(n):
-        if len(s.hands[p]) > HAND_SIZE:
-            raise ValueError(f"hands[{p}] holds {len(s.hands[p])} cards; a hand holds at most {HAND_SIZE}")
         if not set(s.known[p]) <= set(s.hands[p]):
             raise ValueError(f"known_hand_cards[{p}] must be cards of hands[{p}]")
     fields = data["fields"]
@@ -171,15 +170,13 @@ def state_from_json(game: IllimatGame, data: Any) -> IllimatState:
     seen_lums: list[int] = []
     for f, fd in enumerate(fields):
         fd = _keys(fd, FIELD_KEYS, f"fields[{f}]")
-        s.loose[f] = sorted(_cards(fd["loose"], f"fields[{f}].loose"))
-        if not isinstance(fd["stockpiles"], list):
-            raise ValueError(f"fields[{f}].stockpiles must be a list of stockpiles")
-        for sp in fd["stockpiles"]:
+        s.loose[f] = sorted(_cards(fd["loose"], f"fields[{f}].loose", deck_cards))
+        for sp in _list(fd["stockpiles"], f"fields[{f}].stockpiles", deck_cards // 2):  # 2 cards each at least
             sp = _keys(sp, ("value", "kind", "cards"), f"a stockpile of fields[{f}]")
             value = _int(sp["value"], 2, MAX_STOCKPILE, f"fields[{f}] stockpile value")
             if sp["kind"] not in ("single", "multiple"):
                 raise ValueError(f"stockpile kind {show(sp['kind'])} must be 'single' or 'multiple'")
-            cards = tuple(sorted(_cards(sp["cards"], f"fields[{f}] stockpile cards")))
+            cards = tuple(sorted(_cards(sp["cards"], f"fields[{f}] stockpile cards", deck_cards)))
             multiple = sp["kind"] == "multiple"
             if len(cards) < 2 or not _pile_total_ok(cards, value, multiple):
                 raise ValueError(f"stockpile {show(sp)} in fields[{f}]: its cards (at least 2; Fools 1 or 14) must "
@@ -192,22 +189,21 @@ def state_from_json(game: IllimatGame, data: Any) -> IllimatState:
             L = _luminary(lum["name"], f"fields[{f}].luminary")
             s.lum[f], s.lum_up[f] = L, _bool(lum["face_up"], f"fields[{f}].luminary.face_up")
             seen_lums.append(L)
-        s.under[f] = _cards(fd["under_children"], f"fields[{f}].under_children")
+        s.under[f] = _cards(fd["under_children"], f"fields[{f}].under_children", 3)
         if s.under[f] and not (s.lum[f] == CHILDREN and s.lum_up[f] and len(s.under[f]) == 3):
             raise ValueError(f"fields[{f}].under_children: only the face-up Children hold cards, exactly 3")
     for f in range(NUM_FIELDS):  # she turns the Illimat so her field is Summer, and nothing turns after
         if s.lum[f] == FOREST_QUEEN and s.lum_up[f] and f != summer:
             raise ValueError(f"fields[{f}].luminary: the Forest Queen is face up, so her field is Summer, "
                              f"but seasons has {show(seasons[f])} there")
-    s.unused = [_luminary(x, "luminaries_unused") for x in _list(data["luminaries_unused"], "luminaries_unused")][::-1]
+    s.unused = [_luminary(x, "luminaries_unused")
+                for x in _list(data["luminaries_unused"], "luminaries_unused", NUM_LUMINARIES)][::-1]
     disc = _keys(data["luminaries_discarded"], ("face_down", "face_up"), "luminaries_discarded")
-    for key in ("face_down", "face_up"):
-        if not isinstance(disc[key], list):
-            raise ValueError(f"luminaries_discarded.{key} must be a list of Luminary names")
-    s.discarded_down = [_luminary(x, "luminaries_discarded") for x in disc["face_down"]]
-    s.discarded_up = [_luminary(x, "luminaries_discarded") for x in disc["face_up"]]
-    s.claimed = [[_luminary(x, "claimed") for x in _list(c, "claimed[]")]
-                 for c in _per_seat(data["claimed"], n, "claimed")]
+    s.discarded_down, s.discarded_up = (
+        [_luminary(x, "luminaries_discarded") for x in _list(disc[key], f"luminaries_discarded.{key}", NUM_LUMINARIES)]
+        for key in ("face_down", "face_up"))
+    s.claimed = [[_luminary(x, "claimed") for x in _list(c, f"claimed[{p}]", NUM_LUMINARIES)]
+                 for p, c in enumerate(_per_seat(data["claimed"], n, "claimed"))]
     every_lum = seen_lums + s.unused + s.discarded_down + s.discarded_up + [L for c in s.claimed for L in c]
     expected = list(range(NUM_LUMINARIES)) if game.luminaries else []
     if sorted(every_lum) != expected:
@@ -218,11 +214,12 @@ def state_from_json(game: IllimatGame, data: Any) -> IllimatState:
     s.okus = [_int(x, 0, n, "okus[]") for x in _per_seat(data["okus"], n, "okus")]
     if s.okus_left + sum(s.okus) != n:
         raise ValueError(f"okus_left + okus must total {n} (one okus per player)")
-    s.harvest = [_cards(h, "harvest") for h in _per_seat(data["harvest"], n, "harvest")]
-    s.secret = [_cards(h, "secret") for h in _per_seat(data["secret"], n, "secret")]
+    s.harvest = [_cards(h, f"harvest[{p}]", deck_cards) for p, h in enumerate(_per_seat(data["harvest"], n, "harvest"))]
+    s.secret = [_cards(h, f"secret[{p}]", 3) for p, h in enumerate(_per_seat(data["secret"], n, "secret"))]
     for p in range(n):
         if not set(s.secret[p]) <= set(s.harvest[p]):
             raise ValueError(f"secret[{p}] must be cards of harvest[{p}]")
+    _check_secret(s)
     every = (s.deck + [c for h in s.hands for c in h] + [c for x in s.loose for c in x]
              + [c for x in s.piles for pile in x for c in pile[3]] + [c for x in s.under for c in x]
              + [c for h in s.harvest for c in h])
@@ -259,10 +256,10 @@ def state_from_json(game: IllimatGame, data: Any) -> IllimatState:
     s.m_action = -1 if move["action"] is None else SOW + PLAY_NAMES.index(move["action"])
     s.m_partner = -1 if move["partner"] is None else _card(move["partner"], "move.partner")
     s.m_value = 0 if move["value"] is None else _int(move["value"], 1, MAX_VALUE, "move.value")
-    s.m_items = _cards(move["items"], "move.items")
-    s.c_given = _cards(move["claim_given"], "move.claim_given")
-    s.c_taken = _cards(move["claim_taken"], "move.claim_taken")
-    s.m_full = _cards(move["full_harvest"], "move.full_harvest") if fmt == 2 else []
+    s.m_items = _cards(move["items"], "move.items", deck_cards)
+    s.c_given = _cards(move["claim_given"], "move.claim_given", 2)
+    s.c_taken = _cards(move["claim_taken"], "move.claim_taken", 2)
+    s.m_full = _cards(move["full_harvest"], "move.full_harvest", HAND_SIZE) if fmt == 2 else []
     _check_full_harvest(s)
     _check_move(s)
     s._rebuild_features()
@@ -272,10 +269,49 @@ def state_from_json(game: IllimatGame, data: Any) -> IllimatState:
     return s
 
 
-def _list(value: Any, what: str) -> list:
+def _list(value: Any, what: str, most: int) -> list:
+    """A list, refused by its length before any entry is read (later checks may be slower than
+    linear in it)."""
     if not isinstance(value, list):
         raise ValueError(f"{what} must be a list, got {show(value)}")
-    return value
+    return read_list(value, what, most=most)
+
+
+def _check_round_scores(s: IllimatState) -> None:
+    """`round` counts the rounds scored before this one (all of them once the game is over).
+    Each scored round gives a player -2 (Frostbit) to max_round_gain points, and the game ends
+    after the round in which someone reaches the target or after the last round."""
+    g, r, over = s.game, s.round, s.decision == OVER
+    if over and (r == 0 or (max(s.match_scores) < g.target_score and r < g.rounds)):
+        raise ValueError(f"decision=game_over after round={r} with scores={s.match_scores}: the game ends after a "
+                         f"round in which someone reaches target_score={g.target_score}, or after the last of "
+                         f"rounds={g.rounds}")
+    if not over and r == g.rounds:
+        raise ValueError(f"round={r} is past the last round (rounds={g.rounds}) but decision is not game_over")
+    if not over and max(s.match_scores) >= g.target_score:
+        raise ValueError(f"scores={s.match_scores}: someone has reached target_score={g.target_score}, so the game "
+                         "ended when that round was scored (decision must be game_over)")
+    for p, score in enumerate(s.match_scores):
+        if not -2 * r <= score <= r * g.max_round_gain:
+            raise ValueError(f"scores[{p}]={score} after {r} scored round(s): a round gives from -2 to "
+                             f"{g.max_round_gain} points" + (" (none are scored in round 0)" if r == 0 else ""))
+
+
+def _check_secret(s: IllimatState) -> None:
+    """Secret harvested cards come only from under the Children, 3 when claimed; the Rake's
+    claim may take one of them (a Summer card)."""
+    for p, secret in enumerate(s.secret):
+        if len(set(secret)) != len(secret):
+            raise ValueError(f"secret[{p}] lists a card twice")
+        if CHILDREN not in s.claimed[p]:
+            if secret:
+                raise ValueError(f"secret[{p}]: secret harvested cards come only from claiming the Children, "
+                                 f"whom seat {p} has not claimed this round")
+            continue
+        rake_by_other = any(RAKE in c for q, c in enumerate(s.claimed) if q != p)
+        if len(secret) < 3 - rake_by_other:
+            raise ValueError(f"secret[{p}]: {len(secret)} cards; claiming the Children gave seat {p} their 3 cards "
+                             "as secret harvest, of which only the Rake's claim by another seat may take one")
 
 
 def _pile_total_ok(cards: tuple[int, ...], value: int, multiple: bool) -> bool:

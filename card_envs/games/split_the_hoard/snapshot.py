@@ -17,7 +17,8 @@ from typing import Any
 from card_envs.core.snapshot import check_keys, read_int, read_list, show
 from card_envs.games.split_the_hoard.effects import DECISION_NAMES, OVER
 from card_envs.games.split_the_hoard.rules import (
-    CLAIM, GAME_OVER, HAND, NEGOTIATE, PHASE_NAMES, REVEAL, SLOTS, SplitTheHoardGame, SplitTheHoardState)
+    CLAIM, GAME_OVER, HAND, NEGOTIATE, PHASE_NAMES, REVEAL, SLOTS, STARTING_COINS, SplitTheHoardGame,
+    SplitTheHoardState)
 
 KEYS = ("game", "format", "num_players", "round", "phase", "stage", "dragon", "dragon_taker", "end_triggered",
         "current_player", "decision", "classes", "hidden_titles", "title_deck", "deck", "coin_discard",
@@ -160,7 +161,7 @@ def _choice(value: Any, field: str, options) -> int:
 
 
 def _seats(value: Any, field: str, n: int, exclude: int = -1) -> list[int]:
-    seats = [read_int(v, f"{field}[{i}]", n - 1) for i, v in enumerate(read_list(value, field))]
+    seats = [read_int(v, f"{field}[{i}]", n - 1) for i, v in enumerate(read_list(value, field, most=n))]
     if len(set(seats)) != len(seats) or exclude in seats:
         raise ValueError(f"{field}: {show(value)} must list distinct seats" + (f" other than {exclude}" if exclude >= 0 else ""))
     return seats
@@ -302,7 +303,8 @@ def _read_effect(game: SplitTheHoardGame, s: SplitTheHoardState, value: Any) -> 
         elif key == "i":
             e[key] = read_int(v, field, max(0, value["m"] - 1) if type(value["m"]) is int else 0)
         elif key == "pos":
-            pos = [read_int(x, f"{field}[{j}]", len(s.coins[actor]) - 1) for j, x in enumerate(read_list(v, field))]
+            pos = [read_int(x, f"{field}[{j}]", len(s.coins[actor]) - 1)
+                   for j, x in enumerate(read_list(v, field, most=len(s.coins[actor])))]
             if not pos or pos != sorted(set(pos)):
                 raise ValueError(f"{field}: {show(v)} must list distinct Coin positions in ascending order")
             e[key] = pos
@@ -405,7 +407,85 @@ def validate(s: SplitTheHoardState, data: dict) -> None:
         raise ValueError("effect.kind: a negotiation happens only in Negotiate")
     if s.eff is not None and s.eff["k"] == "buy" and s.offer[s.eff["target"]] == [-1] * SLOTS:
         raise ValueError("effect.target: negotiating with a player whose Negotiate Cards are empty")
+    _check_round(s)
+    _check_powers(s)
+    _check_round0_hauls(s)
     _check_decision(s, data)
+
+
+def _check_round(s: SplitTheHoardState) -> None:
+    """Cards leave the deck and never return (Scry puts back the 1 extra it drew): every round
+    before this one dealt 3 cards per player."""
+    g = s.game
+    least = HAND * g.num_players * s.round
+    if g.cards.num_cards - len(s.deck) < least:
+        raise ValueError(f"round: {s.round}, but only {g.cards.num_cards - len(s.deck)} cards have left the deck; "
+                         f"the deals of {s.round} earlier round(s), {HAND} cards per player, took {least}")
+
+
+# The round's phase from which a class power of each phase can have been used.
+POWER_FROM = {"deal": REVEAL, "reveal": REVEAL, "negotiate": NEGOTIATE, "negotiate-react": NEGOTIATE,
+              "draw2": NEGOTIATE, "claim": CLAIM}
+
+
+def _check_powers(s: SplitTheHoardState) -> None:
+    """A class power is used at most once per round (reset as each round starts), only with
+    class_powers 'full', and only once its phase of the round has come: on the seat's own turn
+    for the turn powers (Warrior, Rogue)."""
+    g = s.game
+    n = g.num_players
+    for p, used in enumerate(s.power_used):
+        if not used:
+            continue
+        if not g.powers:
+            raise ValueError(f"powers_used[{p}]: class powers are never used with class_powers='tiebreak_only'")
+        row = g.cards.classes[s.classes[p]]
+        own_turn_to_come = s.phase == NEGOTIATE and (p - s.dragon) % n > s.turn_i
+        if s.phase < POWER_FROM[row.phase] or (row.phase in ("negotiate", "draw2") and own_turn_to_come):
+            raise ValueError(f"powers_used[{p}]: the {row.name}'s power ({row.phase}) cannot have been used yet in "
+                             f"phase {PHASE_NAMES[s.phase]!r} of round {s.round} (powers reset as each round starts)")
+
+
+# Effects that put a Treasure into the actor's Haul without buying, or give another purchase.
+ADDS_TREASURE = frozenset({"DRAW_TREASURE", "PICK_TOP", "FLIP_COIN", "RECOVER_TREASURE", "STEAL", "SWAP",
+                           "EXTRA_ACTION"})
+
+
+def _check_round0_hauls(s: SplitTheHoardState) -> None:
+    """Round 0 starts with no Treasure in any Haul, and Hoard abilities are used by discarding a
+    Treasure from one's Haul. Unless a class power or an any-phase Hoard card adds Treasures, a
+    Haul holds none in round 0's Reveal and at most the one bought on its own turn in Negotiate;
+    in Claim at most that one and 3 more (its unsold commits or its refill), plus what its class
+    power adds, when no Claim ability nets more than the Treasure it discards."""
+    if s.round != 0:
+        return
+    caps = _round0_caps(s)
+    for p, cap in enumerate(caps or ()):
+        if len(s.treasures[p]) > cap:
+            raise ValueError(f"treasures[{p}]: {len(s.treasures[p])} Treasures in phase {PHASE_NAMES[s.phase]!r} of "
+                             f"round 0, where a Haul holds at most {cap} (Hauls start with Coins only)")
+
+
+def _round0_caps(s: SplitTheHoardState) -> list[int] | None:
+    """Each Haul's most Treasures at this point of round 0; None where this card list's
+    abilities allow more than the reasoning above counts."""
+    g, cs = s.game, s.game.cards
+    powers = [cs.classes[c] if g.powers else None for c in s.classes]
+    if any(row is not None and row.phase != "claim" and row.effect[0] in ADDS_TREASURE for row in powers) or any(
+            (cs.phase[i] == "reaction" or cs.enter_trigger[i]) and cs.effect[i] and cs.effect[i][0] in ADDS_TREASURE
+            for i in range(cs.num_names)):
+        return None
+    if s.phase in (REVEAL, NEGOTIATE):
+        return [s.phase] * len(powers)  # 0 in Reveal, 1 in Negotiate
+    if any(cs.phase[i] == "claim" and cs.effect[i] and cs.effect[i][0] == "DRAW_TREASURE" and cs.effect[i][1] > 1
+           for i in range(cs.num_names)):
+        return None
+    gain = {"DRAW_TREASURE": None, "FLIP_COIN": 1, "PICK_TOP": 1, "RECOVER_TREASURE": 1, "STEAL": 1}
+    caps = []
+    for row in powers:
+        extra = gain.get(row.effect[0], 0) if row is not None else 0
+        caps.append(1 + HAND + (row.effect[1] if extra is None else extra))
+    return caps
 
 
 def _check_decision(s: SplitTheHoardState, data: dict) -> None:
