@@ -166,7 +166,7 @@ def test_the_final_evaluation_of_a_checkpoint_does_not_depend_on_the_workers(tmp
     evaluations."""
     trainer = Trainer(tiny_args(tmp_path))
     path = str(trainer.save())
-    deals = FINAL_CHUNK + 10  # two chunks per pairing
+    deals = 2 * FINAL_CHUNK + 1  # three chunks per pairing, the last one short
     one, baselines = evaluate_checkpoint("three_piles_v0", trainer.game.config, path, deals, None, workers=1)
     two, same = evaluate_checkpoint("three_piles_v0", trainer.game.config, path, deals, None, workers=2)
     assert one == two and baselines == same and list(baselines) == [("random", "heuristic")]
