@@ -6,6 +6,7 @@ or already past: nothing is timed."""
 from __future__ import annotations
 
 import math
+import signal
 import types
 
 import numpy as np
@@ -19,7 +20,7 @@ from evaluate.runner import play_pairings
 from tests.test_train import tiny_args
 from train import pretrain
 from train.evaluating import FINAL_CHUNK, evaluate_checkpoint, games_per_deal
-from train.ppo import CLONING_SHARE, FINAL_EVAL_SHARE, TEACHER_GAMES_SHARE, Args, TimePlan, Trainer, start
+from train.ppo import CLONING_SHARE, FINAL_EVAL_SHARE, TEACHER_GAMES_SHARE, Args, TimePlan, Trainer, main, start
 from train.pretrain import TEACHER_CHUNK, _Games, clone, play_teacher
 
 
@@ -102,6 +103,17 @@ def test_a_stop_during_cloning_saves_unfitted_weights_so_marked_and_resume_clone
     assert len(finished) == 1 + 3  # cloned again, every task
     final = load_checkpoint(tmp_path / "t" / "checkpoints" / "latest.pt")
     assert final["cloned"] and final["step"] == 256
+
+
+def test_the_command_says_that_a_stop_during_cloning_left_unfitted_weights(tmp_path, monkeypatch, one_process, capsys):
+    finishing(monkeypatch, lambda done: signal.raise_signal(signal.SIGINT))  # Ctrl-C after the first task
+    code = main(["three_piles_v0", "--run-name", "c", "--runs-dir", str(tmp_path), "--teacher", "heuristic",
+                 "--pretrain-games", str(3 * TEACHER_CHUNK), "--hidden", "16", "--num-games", "16", "--num-steps", "16",
+                 "--actors", "0", "--engine", "reference", "--no-compile", "--eval-every", "0", "--no-progress"])
+    assert code == 128 + signal.SIGINT
+    assert ("SIGINT: stopped at step 0 during cloning (the checkpoint's weights are unfitted; the resumed run "
+            "clones)") in capsys.readouterr().out
+    assert not load_checkpoint(tmp_path / "c" / "checkpoints" / "latest.pt")["cloned"]
 
 
 def test_a_run_cloned_but_stopped_before_its_first_update_does_not_clone_again(tmp_path, monkeypatch, one_process):

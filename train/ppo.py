@@ -932,7 +932,8 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signum, handler)
     if trainer.stop_requested:
         runs_dir = "" if trainer.args.runs_dir == Args.runs_dir else f" --runs-dir {trainer.args.runs_dir}"
-        where = "" if trainer.cloned else " during cloning (the checkpoint's weights are unfitted; the resumed run clones)"
+        where = "" if trainer.cloned else (" during cloning (the checkpoint's weights are unfitted; the resumed run "
+                                           "clones)")
         print(f"{trainer.stop_requested}: stopped at step {trainer.step:,}{where}, checkpoint "
               f"{trainer.run_dir / 'checkpoints' / 'latest.pt'}; resume with: "
               f"python -m train --resume --run-name {trainer.args.run_name}{runs_dir}")
