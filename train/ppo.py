@@ -36,6 +36,10 @@ How it works (in the spirit of CleanRL's single-file PPO):
 - The loss of a minibatch is one function (`train.loss`); ``--compile`` hands it to
   torch.compile, which fuses its forward and backward passes (where the learner, not the games,
   limits the speed: 3 Piles on the batched engine).
+- ``--max-minutes`` bounds the whole run (`TimePlan`): training has 90% of it (cloning at most half
+  of that: as many of the teacher's games as fit, the fit cut short at the end), the final
+  evaluation 10% (as many deals as fit, at least a chunk of each pairing). The progress bar then
+  counts seconds, to the end of training.
 - Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `agents.neural`, with the
   sha256 of the weights). A NaN or infinite loss or weight stops the run (exit code 1) with a
   message naming the step and the last good checkpoint; nothing non-finite is ever saved.
