@@ -130,9 +130,7 @@ class _Cards:
         return c
 
     def cards(self, value: Any, field: str, hidden: bool, limit: int | None = None) -> list[int]:
-        items = read_list(value, field)
-        if len(items) > (limit if limit is not None else self.cs.num_cards):
-            raise ValueError(f"{field}: {len(items)} entries; at most {limit if limit is not None else self.cs.num_cards}")
+        items = read_list(value, field, most=self.cs.num_cards if limit is None else limit)
         return [self.card(v, f"{field}[{i}]", hidden) for i, v in enumerate(items)]
 
     def check_all_placed(self) -> None:
