@@ -268,9 +268,13 @@ piles, a card count that differs from the game's (card conservation per name acr
 and every zone), a pile holding another pile's cards or out of its setup order (only a returned
 Encampment may cover cards), cards in play or set aside outside the turn player's turn, turn
 counts that do not alternate from seat 0, Treasures in play in the Action phase, a used Fortune or
-Saunas that are not in play, an "over" position without an ending, and tasks that the rules could
-not have pushed (owner, source card, ranges) or that do not leave a decision pending for
-``current_player``. Deeply nested or huge inputs get a short ValueError.
+Saunas that are not in play, an "over" position without an ending, a turn that starts (Action
+phase, nothing played yet) with the Province pile or three piles empty or every seat at
+``max_turns`` (the game ended), Debt beyond what the Supply's Debt cards give (none without
+Fortune, at most its 8 with it), and tasks that the rules could not have pushed (owner, source
+card, ranges) or that do not leave a decision pending for ``current_player``. Deeply nested or
+huge inputs get a short ValueError; a list longer than the game's cards is refused before its
+entries are read.
 
 Chance: the k-th shuffle of the game uses ``np.random.default_rng([seed, k])`` over the sorted
 discard pile; ``seed`` (and a random kingdom and Bane) is drawn from the env's rng at reset, so

@@ -306,7 +306,9 @@ the board in view of all), ``fields`` (per field: ``loose``, ``stockpiles`` as `
 harvest's 4 cards, else it is empty). Cards are names like ``"10S"``. ``env.reset(options={"state":
 snapshot})`` starts from it after checking it completely (every card once, every Luminary once,
 okus, stockpile totals, Illimat position, ``converged`` against the flag and the face-up
-Luminaries, and that the pending decision fits the move and has a legal answer). Format 1 (before
+Luminaries, scores against the rounds scored and the target, secret harvested cards only from the
+Children, and that the pending decision fits the move and has a legal answer; a list longer than
+the game allows is refused before its entries are read). Format 1 (before
 the optional rules: no ``converged``, no ``move.full_harvest``) is still read by
 ``game.state_from_json``, as ``converged`` false and no full harvest pending; options an env
 snapshot's ``config`` lacks (saved before they existed) take their defaults.

@@ -187,8 +187,11 @@ Adapter arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``au
 that some seat has seen written ``"Emerald (seen by 0,2)"``; the pending effect and decision by
 name. ``game.state_from_json`` refuses, with a ValueError naming the field, anything that is not a
 reachable position: every Hoard card exactly once, hands and commits fitting the phase, Titles and
-classes dealt once, an effect's fields fitting its kind, and a pending decision that is the one
-the rules ask (advancing the loaded position changes nothing, and some answer is legal).
+classes dealt once, an effect's fields fitting its kind, a round the deck has dealt (3 cards per
+player a round), Hauls of round 0 with no more Treasures than it can give, class powers used only
+with ``class_powers="full"`` and once their phase of the round has come, and a pending decision
+that is the one the rules ask (advancing the loaded position changes nothing, and some answer is
+legal).
 
 ## Where we resolved the rulebook
 

@@ -6,8 +6,10 @@ deck card, a looked-at Coin) is written ``"Emerald (seen by 0,2)"``. Seats are a
 refuses, with a ValueError naming the field and showing at most ~80 characters of the input:
 a wrong type or range; a card list that does not hold every Hoard card exactly once; hands, commits
 and Negotiate Cards that do not fit the phase; Titles and classes not dealt once; a pending effect
-whose fields do not fit its kind; and a pending decision that is not the one the rules would ask
-in that position (loading then advancing must change nothing, and at least one answer is legal).
+whose fields do not fit its kind; a round the deck has not dealt, round 0 Hauls holding Treasures
+it cannot give, class powers used out of their phase or under tiebreak_only; and a pending
+decision that is not the one the rules would ask in that position (loading then advancing must
+change nothing, and at least one answer is legal).
 """
 
 from __future__ import annotations
