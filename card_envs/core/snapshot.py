@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from card_envs.core.cards import STANDARD_SUITS, card_names
 from card_envs.core.game import Game
-from card_envs.core.registry import make_game
+from card_envs.core.registry import list_envs, make_game
 
 
 def show(value: Any) -> str:
@@ -45,13 +45,14 @@ def check_keys(data: Any, game: Any, keys_by_format: Mapping[int, Sequence[str]]
 
 def check_config(config: Any, game: Game, env_id: str) -> None:
     """Refuse a snapshot saved under another configuration than `game`'s. Options its config
-    lacks (it was saved before they existed) take their defaults, the registered env's; any other
-    difference, an unknown option included, is refused."""
+    lacks (it was saved before they existed) take their defaults, the registered env's (the game
+    class's for an env built outside the registry); any other difference, an unknown option
+    included, is refused."""
     if not isinstance(config, dict):
         raise ValueError(f"snapshot config {show(config)} must be a dict of the env's options")
     missing = [k for k in game.config if k not in config]
     if missing:
-        defaults = make_game(env_id).config
+        defaults = (make_game(env_id) if env_id in list_envs() else type(game)()).config
         config = {**{k: defaults[k] for k in missing}, **config}
     if config != game.config:
         unknown = [k for k in config if k not in game.config]
