@@ -21,8 +21,9 @@ A checkpoint is a ``torch.save`` dict of plain types and tensors, so it loads wi
 | ``model_sha256`` | `weights_digest` of ``model``, checked on load; files saved before it existed have none |
 
 `save_checkpoint` refuses non-finite tensors and adds ``model_sha256``; `load_checkpoint` refuses
-a file whose weights no longer match it, lacks a required key, or holds more than tensors and
-plain data (loading that could run code).
+a file whose weights no longer match it or are not finite, lacks a required key, holds more than
+tensors and plain data (loading that could run code), or whose sizes (outside the hash) are not
+positive ints and its game's own; the network is built only once they fit its weights.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from torch import nn
 import card_envs
 from agents.policy import Policy
 from card_envs.core.files import atomic_write
+from card_envs.core.snapshot import show
 
 CHECKPOINT_FORMAT = 1
 REQUIRED_KEYS = ("env_id", "game_config", "observation_size", "num_actions", "hidden", "model")
@@ -218,9 +220,51 @@ def load_checkpoint(path: str | Path, env_id: str | None = None) -> dict[str, An
         raise ValueError(f"{path} was trained on {checkpoint['env_id']!r}, not {env_id!r}; "
                          f"use a checkpoint for {env_id!r} or train one")
     if checkpoint["env_id"] not in card_envs.list_envs():
-        raise ValueError(f"{path} was trained on {checkpoint['env_id']!r}, which this version of "
+        raise ValueError(f"{path} was trained on {show(checkpoint['env_id'])}, which this version of "
                          f"card_envs does not provide (available: {card_envs.list_envs()})")
+    _check_network_fields(path, checkpoint)
     return checkpoint
+
+
+# What `_check_network_fields` requires of the fields that shape the network.
+FIELD_RULES = {"observation_size": "a positive int", "num_actions": "a positive int",
+               "hidden": "a list of positive ints (the hidden layer widths)",
+               "critic_size": "absent, None or a positive int", "entity_heads": "absent, None, True or False"}
+
+
+def _is_size(value: Any) -> bool:
+    return type(value) is int and value >= 1  # not a bool, a float or a numpy scalar
+
+
+def _check_network_fields(path: Path, checkpoint: dict[str, Any]) -> None:
+    """ValueError unless the fields outside the weights' hash describe a network of the game the
+    checkpoint names: sizes are positive ints, and the game's own (the network is built from them,
+    so an edited size would otherwise allocate whatever it says), and every weight is finite."""
+    hidden, critic = checkpoint["hidden"], checkpoint.get("critic_size")
+    for key, ok in (("observation_size", _is_size(checkpoint["observation_size"])),
+                    ("num_actions", _is_size(checkpoint["num_actions"])),
+                    ("hidden", isinstance(hidden, (list, tuple)) and all(map(_is_size, hidden))),
+                    ("critic_size", critic is None or _is_size(critic)),
+                    ("entity_heads", type(checkpoint.get("entity_heads")) in (type(None), bool))):
+        if not ok:
+            raise ValueError(f"{path} is not a valid card_envs checkpoint: its {key} is "
+                             f"{show(checkpoint.get(key))}, expected {FIELD_RULES[key]}")
+    config = checkpoint["game_config"]
+    try:
+        if not isinstance(config, dict) or not all(isinstance(k, str) for k in config):
+            raise ValueError("not a dict of arguments")
+        game = card_envs.make_game(checkpoint["env_id"], **config)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{path} is not a valid card_envs checkpoint: its game_config {show(config)} is "
+                         f"refused by {checkpoint['env_id']}: {error}") from None
+    for key, size in (("observation_size", game.observation_size), ("num_actions", game.num_actions)):
+        if checkpoint[key] != size:
+            raise ValueError(f"{path} is not a valid card_envs checkpoint: its {key} is {checkpoint[key]}, but "
+                             f"{checkpoint['env_id']} with its game_config {show(config)} has {size}")
+    bad = [name for name, t in checkpoint["model"].items() if t.is_floating_point() and not t.isfinite().all()]
+    if bad:
+        raise ValueError(f"{path} holds non-finite weights (NaN or infinite) in {', '.join(bad[:5])}; "
+                         "refusing to load it")
 
 
 def _torch_load(path: Path) -> Any:
@@ -242,14 +286,17 @@ def network_from_checkpoint(checkpoint: dict[str, Any]) -> ActorCritic:
     entities = []
     if checkpoint.get("entity_heads"):  # shaped by the game: the weights then restore the saved indices
         entities = entity_arrays(card_envs.make_game(checkpoint["env_id"], **checkpoint["game_config"]))
-    net = ActorCritic(checkpoint["observation_size"], checkpoint["num_actions"], checkpoint["hidden"],
-                      checkpoint.get("critic_size"), entities)
-    expected, found = net.state_dict(), checkpoint["model"]
+    sizes = (checkpoint["observation_size"], checkpoint["num_actions"], checkpoint["hidden"],
+             checkpoint.get("critic_size"), entities)
+    with torch.device("meta"):  # shapes only, no memory: checked against the weights before any allocation
+        expected = ActorCritic(*sizes).state_dict()
+    found = checkpoint["model"]
     missing, unexpected = sorted(set(expected) - set(found)), sorted(set(found) - set(expected))
     misshapen = [k for k in expected if k in found and found[k].shape != expected[k].shape]
     if missing or unexpected or misshapen:
-        raise ValueError(f"the checkpoint's weights do not fit its network (hidden {checkpoint['hidden']}): "
+        raise ValueError(f"the checkpoint's weights do not fit its network (hidden {show(checkpoint['hidden'])}): "
                          f"missing {missing}, unexpected {unexpected}, wrong shape {misshapen}")
+    net = ActorCritic(*sizes)
     net.load_state_dict(found)
     return net.eval()
 
