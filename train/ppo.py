@@ -61,6 +61,7 @@ import argparse
 import dataclasses
 import json
 import math
+import os
 import signal
 import sys
 import time
@@ -135,7 +136,8 @@ def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyw
 class Args:
     env_id: str = arg("three_piles_v0", "registered env id")
     env_config: dict = arg({}, "game arguments as JSON, e.g. '{\"num_players\": 3}' (merged into the game's default)")
-    run_name: str = arg("", "folder under runs_dir (default: <env_id>__s<seed>__<time>)")
+    run_name: str = arg("", "the run's folder in runs_dir, a name without path separators "
+                            "(default: <env_id>__s<seed>__<time>)")
     runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
     seed: int = arg(1, "seeds deals, sampling and network initialisation")
     total_steps: int = arg(2_000_000, "decisions to train for (all seats)")
@@ -862,19 +864,25 @@ RESUMABLE = ("total_steps", "max_minutes", "eval_every", "eval_process", "checkp
 def start(args: Args, given: set[str]) -> Trainer:
     """A new Trainer, or one resumed from ``runs/<run_name>/checkpoints/latest.pt``; ValueError
     (or FileNotFoundError) on a bad argument, before anything is trained."""
+    check_run_name(args.run_name)
     if not args.resume:
         if not args.run_name:
             args.run_name = f"{args.env_id}__s{args.seed}__{time.strftime('%Y%m%d-%H%M%S')}"
-        if (Path(args.runs_dir) / args.run_name / "checkpoints").exists():
+        if any((Path(args.runs_dir) / args.run_name / "checkpoints").glob("*.pt")):
             raise ValueError(f"run {args.run_name!r} already has checkpoints; use --resume to continue it "
                              "or another --run-name")
         args.validate()
         resolve_auto(args)
-        check_writable(Path(args.runs_dir) / args.run_name)
-        return Trainer(args)
+        trainer = Trainer(args)  # before the folder: a refused --init-from must not leave one
+        check_writable(trainer.run_dir)
+        return trainer
     if not args.run_name:
         raise ValueError("--resume needs --run-name (the folder under --runs-dir to continue)")
     path = Path(args.runs_dir) / args.run_name / "checkpoints" / "latest.pt"
+    if not path.is_file():
+        raise ValueError(f"--resume: run {args.run_name!r} has no checkpoint to resume from (it stopped before "
+                         "its first): start it again without --resume" if path.parent.parent.is_dir() else
+                         f"--resume: there is no run {args.run_name!r} in {args.runs_dir}")
     checkpoint = load_checkpoint(path)
     missing = [k for k in ("args", "optimizer", "step", "update", "rng", "torch_rng", "opponent_pool")
                if k not in checkpoint]
@@ -887,11 +895,18 @@ def start(args: Args, given: set[str]) -> Trainer:
     # The saved arguments win, except what may change on a resume.
     overrides = {k: getattr(args, k) for k in RESUMABLE if k in given}
     resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
-                      **overrides, "resume": True, "runs_dir": args.runs_dir})
+                      **overrides, "resume": True, "runs_dir": args.runs_dir, "run_name": args.run_name})
     resumed.validate()
     resolve_auto(resumed)
     check_writable(path.parent)
     return Trainer(resumed, checkpoint)
+
+
+def check_run_name(name: str) -> None:
+    """ValueError unless ``name`` is one folder name: a run stays inside --runs-dir."""
+    if name in (".", "..") or any(sep in name for sep in ("/", os.sep, os.altsep) if sep):
+        raise ValueError(f"--run-name must be one folder name inside --runs-dir (no path separator, "
+                         f"not . or ..), got {name!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
