@@ -38,6 +38,7 @@ from pathlib import Path
 
 import card_envs
 from agents import baseline_names, named_bots_text, opponent_names, policy_names
+from card_envs.core.extras import require
 from evaluate.exploit import (ATTEMPTS, CHECK_DEALS, check_opponents, start_of, summarise, train_exploiters,
                               warnings)
 from evaluate.players import Player, expand_all
@@ -162,9 +163,21 @@ def plan(args: argparse.Namespace, game) -> tuple[str, list[Player], list[tuple[
     return mode, players, pairs
 
 
+def require_extras(args: argparse.Namespace, program: str) -> None:
+    """Exit 2 naming the extra to install where a module this evaluation needs is missing: the
+    ratings (and plots) need the eval extra, checkpoints and exploiters torch (the train extra)."""
+    require(program, "eval", "openskill", *([] if args.no_plots else ["matplotlib"]))
+    specs = [s for s in (*args.players, args.gauntlet, args.exploit) if s is not None]
+    if args.exploit is not None:
+        require(program, "train", "torch", "tensorboard")
+    elif any(s.endswith(".pt") or Path(s).is_dir() for s in specs):
+        require(program, "train", "torch")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parse_args(argv, parser)
+    require_extras(args, parser.prog)
     out = Path(args.out or Path("runs") / "evaluate" / args.env_id)
     try:  # everything that can be refused is refused here, before any game is played
         game = card_envs.make_game(args.env_id, **args.config)

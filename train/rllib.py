@@ -50,6 +50,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils.wrappers import BaseWrapper
+
+if __name__ == "__main__":  # the command: a missing extra named in one line, before ray's imports fail
+    from card_envs.core.extras import require
+
+    require("python -m train.rllib", "rllib", "ray", "torch")
+
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
