@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from card_envs.core.layout import ActionEntities, Layout
+from card_envs.core.text import show
 
 
 def is_integer(value: Any) -> bool:
@@ -94,8 +95,6 @@ class Game(abc.ABC):
         if getattr(action, "ndim", None) == 0 and hasattr(action, "item"):
             action = action.item()  # numpy's and torch's 0-d arrays: a Python int, float or bool
         if not is_integer(action) or not 0 <= action < self.num_actions:
-            from card_envs.core.snapshot import show  # here: that module imports this one
-
             # show(): a short echo, however large the input (repr(10**5000) raises, a long list floods).
             raise IllegalActionError(f"action {show(action)} is not an integer in 0..{self.num_actions - 1}")
         return int(action)

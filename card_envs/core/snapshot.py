@@ -7,20 +7,12 @@ ValueError, never a RecursionError or the whole input echoed back.
 
 from __future__ import annotations
 
-import reprlib
 from typing import Any, Mapping, Sequence
 
 from card_envs.core.cards import STANDARD_SUITS, card_names
 from card_envs.core.game import Game
 from card_envs.core.registry import list_envs, make_game
-
-
-def show(value: Any) -> str:
-    try:
-        text = reprlib.repr(value)  # bounded depth and length
-    except ValueError:  # an int too long to print (sys.get_int_max_str_digits), or a container of one
-        text = f"<int of {value.bit_length()} bits>" if isinstance(value, int) else f"<{type(value).__name__}>"
-    return text if len(text) <= 80 else text[:77] + "..."
+from card_envs.core.text import show
 
 
 def check_keys(data: Any, game: Any, keys_by_format: Mapping[int, Sequence[str]]) -> tuple[str, ...]:
