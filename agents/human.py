@@ -266,8 +266,9 @@ def dominion_choice_note(state, action: int) -> str:
 
 def illimat_missing(state, legal: list[int]) -> list[str]:
     """Why a field, or a play in the field chosen, is not among the choices."""
-    from card_envs.games.illimat.rules import ACTION, AUTUMN, FIELD, FIELD0, HARVEST, MAIDEN, NUM_FIELDS, \
-        SEASON_NAMES, SOW, SPRING, STOCKPILE, WINTER, cnames
+    from card_envs.games.illimat.cards import (
+        ACTION, AUTUMN, FIELD, FIELD0, HARVEST, MAIDEN, NUM_FIELDS, SEASON_NAMES, SOW, SPRING, STOCKPILE, WINTER,
+        cnames)
 
     out = []
     if state.decision == FIELD:

@@ -42,13 +42,14 @@ from math import comb
 import numpy as np
 
 from agents.policy import Policy
-from card_envs.games.illimat.rules import (
+from card_envs.core.cards import RANK, SUIT
+from card_envs.games.illimat.cards import (
     ACTION, ACTIVE_VALUE, AUTUMN, CARD0, CHANGELING, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DONE, FACE, FIELD, FIELD0,
-    FOREST_QUEEN, HARVEST, HARVEST_VALUES, IS_FOOL, ITEMS, MAIDEN, MULTIPLE_CODE, NUM_CARDS, NUM_FIELDS,
-    PAIR_VALUES, PARTNER, PASSIVE_VALUE, RAKE_CARD, RAKE_SOW, RANK, RING, SEASON, SEASON0, SOW, SPRING, STARS,
-    STOCKPILE, SUIT, SUMMER, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, IllimatGame,
-    summer_for)
-from card_envs.games.illimat.groups import heaviest_groups
+    FOREST_QUEEN, HARVEST, HARVEST_VALUES, IS_FOOL, ITEMS, MAIDEN, NUM_CARDS, NUM_FIELDS, PAIR_VALUES, PARTNER,
+    PASSIVE_VALUE, RAKE_CARD, RAKE_SOW, RING, SEASON, SEASON0, SOW, SPRING, STARS, STOCKPILE, SUMMER, SWAP, SWAP_GIVE,
+    SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, summer_for)
+from card_envs.games.illimat.game import IllimatGame
+from card_envs.games.illimat.groups import MULTIPLE_CODE, heaviest_groups
 from card_envs.games.illimat.play_features import card_weight as weight  # a card's worth in one's harvest pile
 from card_envs.games.illimat.threat_features import best_of_hand, harvest_table
 

@@ -26,8 +26,9 @@ from __future__ import annotations
 import numpy as np
 
 from agents.policy import Policy
+from card_envs.games.piles.game import PilesGame
 from card_envs.games.piles.rules import (
-    COLOUR, NEIGHBOURS, NUM_POSITIONS, PASS, POINTS, RANK, VALUE_HIGH, VALUE_LOW, PilesGame)
+    COLOUR, NEIGHBOURS, NUM_POSITIONS, PASS, POINTS, RANK, VALUE_HIGH, VALUE_LOW)
 
 VALUES = range(VALUE_LOW, VALUE_HIGH + 1)
 

@@ -25,8 +25,9 @@ import numpy as np
 
 from agents.policy import Policy
 from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT
+from card_envs.games.three_piles.game import ThreePilesGame
 from card_envs.games.three_piles.rules import (
-    DRAW, EMPTY_HI, EMPTY_LO, NUM_DESTINATIONS, NUM_PILES, PASS, PLAY_BASE, ThreePilesGame)
+    DRAW, EMPTY_HI, EMPTY_LO, NUM_DESTINATIONS, NUM_PILES, PASS, PLAY_BASE)
 
 
 def _bounds(piles: np.ndarray) -> list[list[tuple[int, int, int]]]:

@@ -23,7 +23,7 @@ from tqdm import tqdm
 import card_envs
 from agents import make_policy
 from card_envs.games.illimat import groups
-from card_envs.games.illimat.rules import CARD0, DONE, FIELD0, HARVEST, ITEMS, STOCKPILE, VALUE0, cname
+from card_envs.games.illimat.cards import CARD0, DONE, FIELD0, HARVEST, ITEMS, STOCKPILE, VALUE0, cname
 
 clock = time.process_time  # CPU time of this process: robust to other work on the machine
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import card_envs  # noqa: E402
 from agents import make_policy  # noqa: E402
 from agents.neural import NeuralPolicy  # noqa: E402
-from card_envs.games.illimat import rules  # noqa: E402
+from card_envs.games.illimat.cards import DECISION_NAMES, NUM_CARDS, TURN  # noqa: E402
 from train.pretrain import play_student  # noqa: E402
 
 PIECES = {"harvest_features": True, "play_features": True, "threat_features": True}
@@ -48,8 +48,8 @@ def main() -> None:
           f"chose as lookahead in {record.agreement:.3f} of its {len(demos):,} decisions")
     for kind in np.unique(kinds):
         at = kinds == kind
-        print(f"  {rules.DECISION_NAMES[kind]:>12}: {at.sum():6,} decisions, agreement {np.mean(chosen[at] == demos.actions[at]):.3f}")
-    cards = (kinds == rules.TURN) & (chosen < rules.NUM_CARDS) & (demos.actions < rules.NUM_CARDS)
+        print(f"  {DECISION_NAMES[kind]:>12}: {at.sum():6,} decisions, agreement {np.mean(chosen[at] == demos.actions[at]):.3f}")
+    cards = (kinds == TURN) & (chosen < NUM_CARDS) & (demos.actions < NUM_CARDS)
     regret, margin_apart, margin_agreed = [], [], []
     for row in np.flatnonzero(cards):
         plans = bot._plans(bot._read(views[row]))  # (score, plan) best first; a plan is (card, field, ..., partner, ...)

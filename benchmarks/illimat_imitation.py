@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.illimat import IllimatHeuristic, IllimatLookahead  # noqa: E402
 from agents.neural import ActorCritic, entity_arrays  # noqa: E402
-from card_envs.games.illimat.rules import NUM_ACTIONS, IllimatGame  # noqa: E402
+from card_envs.games.illimat.cards import NUM_ACTIONS  # noqa: E402
+from card_envs.games.illimat.game import IllimatGame  # noqa: E402
 
 TURN, FIELD = 0, 1  # decision indices (the env's docs list them in order)
 

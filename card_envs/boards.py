@@ -94,8 +94,8 @@ def _piles(state, viewer: int | None) -> list[Zone]:
 
 # ----- Illimat --------------------------------------------------------------------------------
 def _illimat(state, viewer: int | None) -> list[Zone]:
-    from card_envs.games.illimat.rules import IS_FOOL, LUMINARIES, NO_LUMINARY, NUM_FIELDS, SEASON_NAMES, SUIT, \
-        SUMMER, WINTER, cnames
+    from card_envs.games.illimat.cards import (
+        IS_FOOL, LUMINARIES, NO_LUMINARY, NUM_FIELDS, SEASON_NAMES, SUMMER, WINTER, cnames)
 
     everything = viewer == -1
 

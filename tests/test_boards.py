@@ -59,7 +59,7 @@ def test_the_everything_view_shows_every_card_of_every_zone_face_up(env_id):
 def test_the_everything_view_shows_each_deck_in_order_top_first():
     """3 Piles' deck and Illimat's draw pile (one face-down back and "(none)" before)."""
     from card_envs.core.cards import card_name
-    from card_envs.games.illimat.rules import cnames
+    from card_envs.games.illimat.cards import cnames
 
     for env_id, names in (("three_piles_v0", lambda cs: [card_name(c) for c in cs]), ("illimat_v0", cnames)):
         game = card_envs.make_game(env_id)

@@ -12,7 +12,8 @@ import torch
 import card_envs
 from agents.neural import ActorCritic, EntityScorer, entity_arrays, load_checkpoint
 from card_envs.core.layout import ActionEntities, Layout, Piece
-from card_envs.games.illimat.rules import CARD0, NUM_CARDS, RANK, SUIT
+from card_envs.core.cards import RANK, SUIT
+from card_envs.games.illimat.cards import CARD0, NUM_CARDS
 from card_envs.vector import VectorGames
 from train.acting import StackedPolicies, make_network
 from train.ppo import Args, Trainer, start

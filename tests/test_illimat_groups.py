@@ -16,7 +16,7 @@ from agents import make_policy
 from card_envs.games.illimat.groups import (MULTIPLE_CODE, NUM_KINDS, coverable, groups_totalling, groups_totalling_each,
                                              heaviest_groups, heaviest_packing, plain_groups_by_total,
                                              searched_packing)
-from card_envs.games.illimat.rules import CARD0, DONE, FIELD0, HARVEST, ITEMS, STOCKPILE, VALUE0, cname
+from card_envs.games.illimat.cards import CARD0, DONE, FIELD0, HARVEST, ITEMS, STOCKPILE, VALUE0, cname
 from tests.test_illimat_properties import partitions
 
 COUNTS = st.lists(st.integers(0, 2), min_size=NUM_KINDS, max_size=NUM_KINDS)

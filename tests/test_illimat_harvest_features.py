@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from card_envs.games.illimat.harvest_features import field_table
-from card_envs.games.illimat.rules import IllimatGame
+from card_envs.games.illimat.game import IllimatGame
 from tests.conftest import calls_made, random_walk
 from tests.test_illimat_properties import values
 from tests.test_illimat_rules import position

@@ -12,7 +12,8 @@ from agents import make_policy, named_bots
 from agents.illimat import IllimatHeuristic, IllimatLookahead, expected_best, harvest_table
 from agents.match import rotated_match, win_draw_loss
 from card_envs.games.illimat.groups import MULTIPLE_CODE
-from card_envs.games.illimat.rules import FIELD0, HARVEST, SOW, STOCKPILE, TURN, WINTER, IllimatGame
+from card_envs.games.illimat.cards import FIELD0, HARVEST, SOW, STOCKPILE, TURN, WINTER
+from card_envs.games.illimat.game import IllimatGame
 from tests.test_illimat_properties import play_game
 from tests.test_illimat_rules import ACTIONS, position
 

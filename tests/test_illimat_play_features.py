@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from card_envs.games.illimat.play_features import PLAY_ROWS, ROW, SCALE
-from card_envs.games.illimat.rules import AUTUMN, CARD0, FIELD0, HARVEST_VALUES, NUM_FIELDS, SPRING, IllimatGame
+from card_envs.games.illimat.cards import AUTUMN, CARD0, FIELD0, HARVEST_VALUES, NUM_FIELDS, SPRING
+from card_envs.games.illimat.game import IllimatGame
 from tests.conftest import calls_made, random_walk
 from tests.test_illimat_harvest_features import card
 from tests.test_illimat_rules import position

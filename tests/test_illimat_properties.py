@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 import card_envs
 from agents import RandomPolicy, make_policy
 from agents.match import play_game, seat_rotated_results
-from card_envs.games.illimat.rules import DONE, IllimatGame, IllimatState
+from card_envs.games.illimat.cards import DONE
+from card_envs.games.illimat.game import IllimatGame
+from card_envs.games.illimat.rules import IllimatState
 from tests.test_illimat_rules import ACTIONS as ACTION_IDS
 from tests.test_illimat_rules import position
 

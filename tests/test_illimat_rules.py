@@ -11,8 +11,8 @@ import pytest
 
 import card_envs
 from card_envs.core.game import IllegalActionError
-from card_envs.games.illimat.rules import (
-    LUMINARIES, NUM_ACTIONS, SEASON_NAMES, IllimatGame, cname, describe_action, season_of)
+from card_envs.games.illimat.cards import LUMINARIES, NUM_ACTIONS, SEASON_NAMES, cname, describe_action, season_of
+from card_envs.games.illimat.game import IllimatGame
 
 ACTIONS = {describe_action(a): a for a in range(NUM_ACTIONS)}
 GAME2 = IllimatGame()

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from agents.illimat import IllimatHeuristic, IllimatLookahead
-from card_envs.games.illimat.rules import CARD0, FIELD0, HARVEST, NUM_FIELDS, SOW, STOCKPILE, IllimatGame
+from card_envs.games.illimat.cards import CARD0, FIELD0, HARVEST, NUM_FIELDS, SOW, STOCKPILE
+from card_envs.games.illimat.game import IllimatGame
 from card_envs.games.illimat.threat_features import (
     HARVEST_ROW, SCALE, SOW_ROW, STOCKPILE_ROW, THREAT_ROWS, best_of_hand, reachable)
 from tests.conftest import calls_made

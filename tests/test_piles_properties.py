@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from card_envs.core.cards import RANK_NAMES, card_name
-from card_envs.games.piles.rules import PASS, PilesGame
+from card_envs.games.piles.game import PilesGame
+from card_envs.games.piles.rules import PASS
 
 SEEDS = st.integers(0, 2**32 - 1)
 PLAYERS = st.sampled_from([4, 2])

@@ -20,8 +20,9 @@ import pytest
 import card_envs
 from card_envs.core.cards import card_names, parse_card
 from card_envs.core.game import IllegalActionError
+from card_envs.games.piles.game import PilesGame
 from card_envs.games.piles.rules import (
-    BLACK, COLOUR, MAX_POINTS, NEIGHBOURS, NUM_ACTIONS, PASS, POINTS, RED, PilesGame, place_action)
+    BLACK, COLOUR, MAX_POINTS, NEIGHBOURS, NUM_ACTIONS, PASS, POINTS, RED, place_action)
 
 ALL_CARDS = card_names(range(52))
 # The Castle of most tests, row-major. Tops r1c1 (10H) has red neighbours 2D (r0c1), 3D (r1c0),

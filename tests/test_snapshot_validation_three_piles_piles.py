@@ -13,9 +13,11 @@ import numpy as np
 import pytest
 
 from card_envs.core.cards import RANK, card_names, parse_card
-from card_envs.games.piles.rules import COLOUR, NEIGHBOURS, PilesGame
+from card_envs.games.piles.game import PilesGame
+from card_envs.games.piles.rules import COLOUR, NEIGHBOURS
 from card_envs.games.piles.rules import PASS as PILES_PASS
-from card_envs.games.three_piles.rules import DRAW, PLACE, ThreePilesGame
+from card_envs.games.three_piles.game import ThreePilesGame
+from card_envs.games.three_piles.rules import DRAW, PLACE
 
 GAMES = [ThreePilesGame(num_players=n) for n in (2, 3, 4)] + [PilesGame(num_players=n) for n in (4, 2)]
 IDS = ["three_piles-2", "three_piles-3", "three_piles-4", "piles-4", "piles-2"]

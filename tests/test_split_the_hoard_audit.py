@@ -10,7 +10,8 @@ import pytest
 import card_envs
 from card_envs.games.split_the_hoard import effects as E
 from card_envs.games.split_the_hoard import scoring
-from card_envs.games.split_the_hoard.rules import CLAIM, NEGOTIATE, REVEAL, SplitTheHoardGame
+from card_envs.games.split_the_hoard.game import SplitTheHoardGame
+from card_envs.games.split_the_hoard.rules import CLAIM, NEGOTIATE, REVEAL
 from tests.test_split_the_hoard_helpers import CS, Table, checked, legal_names, names, play, tc
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 from card_envs.games.split_the_hoard.cards import load_cards
-from card_envs.games.split_the_hoard.rules import (
-    CLAIM, NEGOTIATE, REVEAL, SplitTheHoardGame, SplitTheHoardState)
+from card_envs.games.split_the_hoard.game import SplitTheHoardGame
+from card_envs.games.split_the_hoard.rules import CLAIM, NEGOTIATE, REVEAL, SplitTheHoardState
 
 CS = load_cards()
 

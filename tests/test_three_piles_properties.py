@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT
-from card_envs.games.three_piles.rules import (
-    DRAW, PASS, PLACE, ThreePilesGame, play_to_pile, play_to_stack, take_action)
+from card_envs.games.three_piles.game import ThreePilesGame
+from card_envs.games.three_piles.rules import DRAW, PASS, PLACE, play_to_pile, play_to_stack, take_action
 from tests.conftest import random_walk
 
 SEEDS = st.integers(0, 2**32 - 1)

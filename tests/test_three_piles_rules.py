@@ -12,15 +12,8 @@ import pytest
 
 from card_envs.core.cards import card_names, parse_card
 from card_envs.core.game import IllegalActionError
-from card_envs.games.three_piles.rules import (
-    DRAW,
-    NUM_ACTIONS,
-    PASS,
-    ThreePilesGame,
-    play_to_pile,
-    play_to_stack,
-    take_action,
-)
+from card_envs.games.three_piles.game import ThreePilesGame
+from card_envs.games.three_piles.rules import DRAW, NUM_ACTIONS, PASS, play_to_pile, play_to_stack, take_action
 
 ALL_CARDS = card_names(range(52))
 CHOOSE, PLACE = 0, 1

@@ -67,6 +67,11 @@ class Game(abc.ABC):
         """Rebuild a state from `State.to_json()`; raises ValueError on a bad snapshot."""
 
     @abc.abstractmethod
+    def state_to_json(self, state: "State") -> dict[str, Any]:
+        """A human-readable, versioned snapshot of the whole `state` (what `State.to_json` returns).
+        Here, on the Game, so that a game's rules need not import its snapshot code."""
+
+    @abc.abstractmethod
     def action_to_string(self, action: int) -> str: ...
 
     @abc.abstractmethod
@@ -137,9 +142,9 @@ class State(abc.ABC):
     @abc.abstractmethod
     def clone(self) -> "State": ...
 
-    @abc.abstractmethod
     def to_json(self) -> dict[str, Any]:
         """A human-readable, versioned snapshot of the whole state."""
+        return self.game.state_to_json(self)
 
     @abc.abstractmethod
     def determinize(self, player: int, rng: np.random.Generator) -> "State":

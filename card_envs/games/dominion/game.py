@@ -1,4 +1,4 @@
-"""The Dominion Game: configuration, action names, state creation."""
+"""The Dominion Game: configuration, action names, state creation; wires in the render and snapshot code."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import (
     ALLIES, CARD_NAMES, KINGDOM_PILES, WIZARDS_PILE, NUM_CARDS, NUM_PILES, PILE_ID, PILE_NAMES, PRESETS, BANE_CANDIDATES, pile_setup)
 from card_envs.games.dominion.encode import Encoder
+from card_envs.games.dominion.render import render_text
 from card_envs.games.dominion.rules import YOUNG_WITCH_PILE, DominionState, draw_kingdom
+from card_envs.games.dominion.snapshot import from_json, to_json
 
 KINGDOM_CHOICES = tuple(PRESETS) + ("random",)
 
@@ -101,8 +103,10 @@ class DominionGame(Game):
         return state
 
     def state_from_json(self, data: dict[str, Any]) -> DominionState:
-        from card_envs.games.dominion.snapshot import from_json
         return from_json(self, data)
+
+    def state_to_json(self, state: DominionState) -> dict[str, Any]:
+        return to_json(state)
 
     def action_to_string(self, action: int) -> str:
         if not is_integer(action) or not 0 <= action < self.num_actions:
@@ -110,7 +114,6 @@ class DominionGame(Game):
         return action_name(int(action))
 
     def render(self, state: DominionState, viewer: int | None) -> str:
-        from card_envs.games.dominion.render import render_text
         return render_text(state, viewer)
 
 

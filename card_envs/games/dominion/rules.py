@@ -11,7 +11,6 @@ top at the end. Pending work is a stack of tasks (effects.py); the top ``ask`` i
 from __future__ import annotations
 
 from operator import mul
-from typing import Any
 
 import numpy as np
 
@@ -203,10 +202,6 @@ class DominionState(State):
         c._trig = []
         c._legal = None
         return c
-
-    def to_json(self) -> dict[str, Any]:
-        from card_envs.games.dominion.snapshot import to_json
-        return to_json(self)
 
     def determinize(self, player: int, rng: np.random.Generator) -> "DominionState":
         """Everything `player` cannot see, resampled from sorted pools: the other players' hands

@@ -25,6 +25,7 @@ from typing import Any
 
 from card_envs.core.snapshot import check_keys, read_int, read_list, show
 from card_envs.games.dominion import effects as fx
+from card_envs.games.dominion.rules import DominionState
 from card_envs.games.dominion.cards import (
     ALLIES, ALLIES_PILES, BANE_CANDIDATES, CARD_ID, CARD_NAMES, CATAPULT, COPPER, COST, DEBT, ENCAMPMENT, ESTATE,
     FORTUNE, GARRISON, HERB_GATHERER, IS_ACTION, IS_ATTACK, IS_TREASURE, KINGDOM_PILES, LICH, MILITIA, NUM_CARDS,
@@ -140,8 +141,6 @@ def _flag(value: Any, field: str) -> bool:
 def from_json(game, data: Any):
     """Build a state from a snapshot, refusing (ValueError naming the field) anything the rules
     cannot reach: see the invariants checked below."""
-    from card_envs.games.dominion.rules import DominionState
-
     check_keys(data, game, {1: KEYS_1, FORMAT: KEYS})
     fmt = data.get("format", FORMAT)
     if fmt == 1:  # no tier-3 state: fill in the defaults of format 2

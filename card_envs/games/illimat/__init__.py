@@ -441,6 +441,7 @@ The numbers are those of the rules file's section 12.
   pieces only, in ``game.config``).
 """
 
-from card_envs.games.illimat.rules import IllimatGame, IllimatState
+from card_envs.games.illimat.game import IllimatGame
+from card_envs.games.illimat.rules import IllimatState
 
 __all__ = ["IllimatGame", "IllimatState"]

@@ -72,8 +72,8 @@ def field_table(items: tuple[tuple[int, int], ...], reachable: int) -> tuple[tup
 
 def harvest_features(state, player: int, harvest_values, board: tuple) -> np.ndarray:
     """The four pieces for `player`, flat (float32[SIZE]); `harvest_values[c]`: the values card c
-    harvests with (the rules' table, passed in: the rules module imports this one); `board`: each
-    field as (code, cards) per item (`IllimatState.observation`)."""
+    harvests with (`cards.HARVEST_VALUES`, passed in); `board`: each field as (code, cards) per
+    item (`IllimatState.observation`)."""
     out = np.zeros(SIZE, dtype=np.float32)
     # Flat offsets of the four pieces: (4, 14), (4, 14), (4, 65), (4, 65).
     cards_at, clears_at = 0, NUM_FIELDS * MAX_VALUE

@@ -41,6 +41,7 @@ import numpy as np
 
 from card_envs.core.cards import RANK, SUIT
 from card_envs.core.layout import Piece
+from card_envs.games.illimat.cards import ACTIVE_VALUE, HARVEST_VALUES, NO_LUMINARY, PASSIVE_VALUE
 from card_envs.games.illimat.groups import heaviest_groups
 
 NUM_FIELDS, NUM_CARDS, MAX_VALUE = 4, 65, 14
@@ -122,7 +123,6 @@ def play_features(state, player: int, unseen_cards: tuple[int, ...], board: tupl
     """The two pieces for `player`, flat (float32[SIZE]). `unseen_cards`: the cards of the
     observer's ``unseen`` piece; `board`: each field as (code, cards) per item
     (`IllimatState.observation`)."""
-    from card_envs.games.illimat import rules  # here, not above: the rules module imports this one
     plays = np.zeros((len(PLAY_ROWS), NUM_FIELDS, NUM_CARDS), dtype=np.float32)
     hand = state.hands[player]
     if hand:
@@ -130,7 +130,7 @@ def play_features(state, player: int, unseen_cards: tuple[int, ...], board: tupl
         for f, items in enumerate(board):
             allowed = bool(items) and state._harvest_allowed(f)
             sums, multiples = state._field_sums(f) if allowed else (0, 0)
-            luminary = state.lum[f] != rules.NO_LUMINARY
+            luminary = state.lum[f] != NO_LUMINARY
             plays[:, f] = field_plays(items, state.season(f), allowed, (sums | multiples) & VALUE_BITS,
                                       (luminary and state.lum_up[f], luminary and not state.lum_up[f]),
                                       state.okus_left > 0, hand_key, unseen_cards)
@@ -149,7 +149,6 @@ def field_plays(items: tuple, season: int, allowed: bool, reachable: int, lumina
     """The rows [PLAY_ROWS, 65] (unscaled) of one field given as (code, cards) per item, for the
     cards of `hand`: `allowed`, whether harvesting is allowed there; `reachable`, the field's sums
     (`best_harvests`); `luminary`, (face up, face down) there; `okus`, whether one is left."""
-    from card_envs.games.illimat import rules
     out = np.zeros((len(PLAY_ROWS), NUM_CARDS), dtype=np.float32)
     for c in hand:
         out[ROW["sow"], c] = season != AUTUMN
@@ -158,7 +157,7 @@ def field_plays(items: tuple, season: int, allowed: bool, reachable: int, lumina
     if allowed:
         table = best_harvests(items, reachable)
         for c in hand:
-            best = heaviest_harvest(table, rules.HARVEST_VALUES[c])
+            best = heaviest_harvest(table, HARVEST_VALUES[c])
             if best is not None:
                 _, facts, clears, _ = best
                 out[:4, c] = facts
@@ -166,11 +165,11 @@ def field_plays(items: tuple, season: int, allowed: bool, reachable: int, lumina
                     clears, clears and okus, clears and luminary[0], clears and luminary[1])
     if season != SPRING:
         for c in hand:
-            values = tuple(sorted({rules.PASSIVE_VALUE[d] for d in hand if d != c}))
-            cards, T, _ = best_stockpile(items, values, c, rules.ACTIVE_VALUE[c])
+            values = tuple(sorted({PASSIVE_VALUE[d] for d in hand if d != c}))
+            cards, T, _ = best_stockpile(items, values, c, ACTIVE_VALUE[c])
             if cards:
                 out[ROW["stockpile_cards"], c] = cards
-                stealers = sum(T in rules.HARVEST_VALUES[x] for x in unseen_cards)
+                stealers = sum(T in HARVEST_VALUES[x] for x in unseen_cards)
                 out[ROW["stockpile_risk"], c] = stealers / max(1, len(unseen_cards))
     return _frozen(out)
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from card_envs.games.illimat.rules import (
-    DECISION_NAMES, IS_FOOL, LUMINARIES, NO_LUMINARY, NUM_FIELDS, OVER, PLAY_NAMES, SEASON_NAMES, SOW, SUIT,
-    SUMMER, WINTER, IllimatState, cnames)
+from card_envs.core.cards import SUIT
+from card_envs.games.illimat.cards import (
+    DECISION_NAMES, IS_FOOL, LUMINARIES, NO_LUMINARY, NUM_FIELDS, OVER, PLAY_NAMES, SEASON_NAMES, SOW, SUMMER, WINTER,
+    cnames)
+from card_envs.games.illimat.rules import IllimatState
 
 
 def _cards(cards) -> str:

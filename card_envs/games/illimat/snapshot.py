@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from card_envs.core.cards import parse_card
+from card_envs.core.game import Game
 from card_envs.core.snapshot import read_list, show
-from card_envs.games.illimat.rules import (
-    ACTION, CHANGELING, CHILDREN, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DECISION_NAMES, FIELD, FOREST_QUEEN,
-    HAND_SIZE, HARVEST, HARVEST_VALUES, ITEMS, LUMINARIES, MAX_STOCKPILE, MAX_VALUE, NO_LUMINARY, NUM_FIELDS,
-    NUM_LUMINARIES, OVER, PAIR_VALUES, PARTNER, PLAY_NAMES, RAKE, RAKE_CARD, SEASON, SEASON_NAMES, SOW, SUITS,
-    SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, IllimatGame, IllimatState, cname, cnames, face_seasons, season_of)
+from card_envs.games.illimat.cards import (
+    ACTION, CHANGELING, CHILDREN, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DECISION_NAMES, FIELD, FOREST_QUEEN, HAND_SIZE,
+    HARVEST, HARVEST_VALUES, ITEMS, LUMINARIES, MAX_STOCKPILE, MAX_VALUE, NO_LUMINARY, NUM_FIELDS, NUM_LUMINARIES,
+    OVER, PAIR_VALUES, PARTNER, PLAY_NAMES, RAKE, RAKE_CARD, SEASON, SEASON_NAMES, SOW, SUITS, SWAP_GIVE, SWAP_TAKE,
+    TURN, UNION, VALUE, cname, cnames, face_seasons, season_of)
+from card_envs.games.illimat.rules import IllimatState
 
 SNAPSHOT_KEYS_V1 = ("game", "format", "num_players", "round", "scores", "chance_seed", "current_player",
                     "decision", "seasons", "deck", "hands", "known_hand_cards", "fields", "luminaries_unused",
@@ -122,7 +124,7 @@ def _luminary(name: Any, what: str) -> int:
     return LUMINARIES.index(name)
 
 
-def state_from_json(game: IllimatGame, data: Any) -> IllimatState:
+def state_from_json(game: Game, data: Any) -> IllimatState:
     """Validate a snapshot completely before building a state from it.
 
     Format 1 (before the optional rules) is read too: it lacks ``converged`` (false) and

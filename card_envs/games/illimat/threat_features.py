@@ -33,6 +33,8 @@ import numpy as np
 
 from card_envs.core.cards import RANK, SUIT
 from card_envs.core.layout import Piece
+from card_envs.games.illimat.cards import (
+    ACTIVE_VALUE, FACE, FOREST_QUEEN, HARVEST_VALUES, MAIDEN, NO_LUMINARY, PASSIVE_VALUE, RING, STARS, summer_for)
 from card_envs.games.illimat.groups import (
     MULTIPLE_CODE, counts_of, groups_totalling, groups_totalling_each, heaviest_packing, subset_sums)
 from card_envs.games.illimat.play_features import (
@@ -114,16 +116,15 @@ def threat_features(state, player: int, unseen_cards: tuple[int, ...], board: tu
     """The two pieces for `player`, flat (float32[SIZE]). `unseen_cards`: the cards of the
     observer's ``unseen`` piece; `board`: each field as (code, cards) per item
     (`IllimatState.observation`)."""
-    from card_envs.games.illimat import rules  # here, not above: the rules module imports this one
     hand = state.hands[player]
     threats = np.zeros((len(THREAT_ROWS), NUM_FIELDS, NUM_CARDS), dtype=np.float32)
     if hand:
-        bonus = tuple(clear_bonus(state.okus_left > 0, state.lum[f] != rules.NO_LUMINARY and state.lum_up[f],
-                                  state.lum[f] != rules.NO_LUMINARY and not state.lum_up[f])
+        bonus = tuple(clear_bonus(state.okus_left > 0, state.lum[f] != NO_LUMINARY and state.lum_up[f],
+                                  state.lum[f] != NO_LUMINARY and not state.lum_up[f])
                       for f in range(NUM_FIELDS))
         next_hand = len(state.hands[(player + 1) % state.game.num_players])
         threats = _threats(board, state.summer, tuple(sorted(hand)), unseen_cards, bonus,
-                           state.face_up_field(rules.MAIDEN) >= 0, state.face_up_field(rules.FOREST_QUEEN) >= 0,
+                           state.face_up_field(MAIDEN) >= 0, state.face_up_field(FOREST_QUEEN) >= 0,
                            next_hand)
     move = np.zeros((len(THREAT_ROWS), NUM_FIELDS), dtype=np.float32)
     if state.current_player == player and state.m_card in hand:
@@ -134,7 +135,6 @@ def threat_features(state, player: int, unseen_cards: tuple[int, ...], board: tu
 @lru_cache(maxsize=1024)  # one turn's answer, asked again at each decision of the turn and by each seat
 def _threats(board: tuple, summer: int, hand: tuple, unseen: tuple, bonus: tuple, maiden: bool, queen: bool,
              next_hand: int) -> np.ndarray:
-    from card_envs.games.illimat.rules import FACE, RING, STARS, summer_for
     now = [field_gains(board[f], bonus[f]) for f in range(NUM_FIELDS)]
     seasons = [RING[(f - summer) % 4] for f in range(NUM_FIELDS)]
     plays, gains, open_fields = [], [], []
@@ -165,19 +165,18 @@ def _threats(board: tuple, summer: int, hand: tuple, unseen: tuple, bonus: tuple
 def _boards_after(items: tuple, season: int, maiden: bool, hand: tuple, c: int) -> list[tuple[int, tuple]]:
     """(row, the field's items after it) for each play of card c in a field that `play_features`
     describes: the sow, the best harvest, the best stockpile (valued as a single stockpile)."""
-    from card_envs.games.illimat import rules
     out = []
     if season != AUTUMN:
         out.append((SOW_ROW, items + ((0 if IS_FOOL[c] else RANK[c], (c,)),)))
     if not items:
         return out
     if season != WINTER or maiden:
-        best = heaviest_harvest(best_harvests(items, reachable(items)), rules.HARVEST_VALUES[c])
+        best = heaviest_harvest(best_harvests(items, reachable(items)), HARVEST_VALUES[c])
         if best is not None:
             out.append((HARVEST_ROW, tuple(item for i, item in enumerate(items) if not best[3] >> i & 1)))
     if season != SPRING:
-        values = tuple(sorted({rules.PASSIVE_VALUE[d] for d in hand if d != c}))
-        cards, value, mask = best_stockpile(items, values, c, rules.ACTIVE_VALUE[c])
+        values = tuple(sorted({PASSIVE_VALUE[d] for d in hand if d != c}))
+        cards, value, mask = best_stockpile(items, values, c, ACTIVE_VALUE[c])
         if cards:
             taken = tuple(x for i, (_, xs) in enumerate(items) if mask >> i & 1 for x in xs) + (c,)
             kept = tuple(item for i, item in enumerate(items) if not mask >> i & 1)

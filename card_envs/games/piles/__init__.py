@@ -175,6 +175,7 @@ has taken only 2 turns: ...``.
   knows and on the rng.
 """
 
-from card_envs.games.piles.rules import PilesGame, PilesState
+from card_envs.games.piles.game import PilesGame
+from card_envs.games.piles.rules import PilesState
 
 __all__ = ["PilesGame", "PilesState"]

@@ -15,10 +15,9 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.cards import (
-    ACE, DIAMONDS, HEARTS, JACK, KING, QUEEN, RANK, SUIT, card_names, shuffled_deck)
+    ACE, DIAMONDS, HEARTS, JACK, KING, QUEEN, RANK, SUIT, card_names)
 from card_envs.core.game import Game, IllegalActionError, State
 from card_envs.core.layout import Layout, Piece
-from card_envs.core.rewards import check_reward_mode
 
 NUM_CARDS = 52
 ROWS, COLS = 3, 4
@@ -130,7 +129,7 @@ def observation_layout(n: int) -> Layout:
     ])
 
 
-def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
+def observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
     """For each seat, the store indices that form its observation, in observation-layout order."""
     gathers = []
     for seat in range(n):
@@ -155,63 +154,8 @@ def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
     return gathers
 
 
-class PilesGame(Game):
-    name = "piles"
-    version = 0
-    snapshot_format = 2  # 2 added last_move; format 1 snapshots still load
-
-    def __init__(self, num_players: int = 4, reward: str = "win"):
-        if not isinstance(num_players, int) or num_players not in (2, 4):
-            raise ValueError(f"num_players={num_players!r} is not supported; use 4 (default, two teams) or 2")
-        self.num_players = n = num_players
-        self.reward = check_reward_mode(reward)
-        self.num_actions = NUM_ACTIONS
-        self.state_layout = state_layout(n)
-        self.observation_layout = observation_layout(n)
-        self.max_game_length = MAX_TURNS
-        self.reward_range = (-1.0, 1.0)
-        self._gathers = _observation_gathers(n, self.state_layout)
-        off = {name: sl.start for name, sl in self.state_layout.slices.items()}
-        # Start offsets into the feature store, as plain attributes: read on every move.
-        self.o_hands, self.o_set_aside, self.o_top = off["hands"], off["set_aside"], off["top"]
-        self.o_pile, self.o_value, self.o_captured = off["pile_cards"], off["top_value"], off["captured"]
-        self.o_unseen, self.o_sizes, self.o_turns = off["unseen"], off["hand_sizes"], off["turns_left"]
-        self.o_colour, self.o_scores, self.o_move = off["team_colour"], off["scores"], off["to_move"]
-        self.o_second, self.o_seat_team = off["second_deal"], off["seat_team"]
-        self.others = [tuple(q for q in range(n) if q != seat) for seat in range(n)]
-
-    @property
-    def config(self) -> dict[str, Any]:
-        return {"num_players": self.num_players, "reward": self.reward}
-
-    def team_of(self, seat: int) -> int:
-        return team_of(seat)
-
-    def new_state(self, rng: np.random.Generator) -> "PilesState":
-        deck = shuffled_deck(rng)
-        n = self.num_players
-        hands = [sorted(deck[HAND_SIZE * s:HAND_SIZE * (s + 1)]) for s in range(n)]
-        castle = [[c] for c in deck[HAND_SIZE * n:HAND_SIZE * n + NUM_POSITIONS]]
-        set_aside = deck[HAND_SIZE * n + NUM_POSITIONS:]  # 20 cards with 2 players, none with 4
-        chance_seed = int(rng.integers(2**63))
-        return PilesState(self, hands, castle, [[], []], set_aside, [None, None], 0, chance_seed)
-
-    def action_to_string(self, action: int) -> str:
-        return describe_action(action)
-
-    def render(self, state: State, viewer: int | None) -> str:
-        from card_envs.games.piles.render import render_text
-
-        return render_text(state, viewer)
-
-    def state_from_json(self, data: dict[str, Any]) -> "PilesState":
-        from card_envs.games.piles.snapshot import state_from_json
-
-        return state_from_json(self, data)
-
-
 class PilesState(State):
-    def __init__(self, game: PilesGame, hands, piles, captured, set_aside, team_colours, current, chance_seed,
+    def __init__(self, game: Game, hands, piles, captured, set_aside, team_colours, current, chance_seed,
                  last_move=None, _copy=None):
         self.game = game
         self.hands: list[list[int]] = hands  # per seat, sorted
@@ -469,23 +413,6 @@ class PilesState(State):
         return PilesState(  # built afresh: no cache of the real position survives
             self.game, hands, [p[:] for p in self.piles], [c[:] for c in self.captured], dealt,
             self.team_colours[:], self.current_player, int(rng.integers(2**63)), self.last_move)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": self.game.name,
-            "format": self.game.snapshot_format,
-            "num_players": self.game.num_players,
-            "current_player": self.current_player,
-            "hands": [card_names(h) for h in self.hands],
-            "castle": [card_names(p) for p in self.piles],
-            "captured": [card_names(c) for c in self.captured],
-            "set_aside": card_names(self.set_aside),
-            "team_colours": [None if k is None else COLOUR_NAMES[k] for k in self.team_colours],
-            "chance_seed": self.chance_seed,
-            "last_move": None if self.last_move is None else {
-                "seat": self.last_move[0], "action": describe_action(self.last_move[1]),
-                "card": card_names(self.last_move[2:])[0]},
-        }
 
     def __repr__(self) -> str:
         return f"PilesState({self.to_json()})"

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from card_envs.core.cards import RANK, card_names
+from card_envs.core.game import Game
 from card_envs.core.snapshot import check_keys, each_card_once, read_cards, read_int, read_list, show
 from card_envs.games.piles.rules import (
     COLOUR, COLOUR_NAMES, HAND_SIZE, NEIGHBOURS, NUM_ACTIONS, NUM_POSITIONS, PASS, SET_ASIDE,
-    PilesGame, PilesState, describe_action, position_name, team_of)
+    PilesState, describe_action, position_name, team_of)
 
 KEYS = {1: ("game", "format", "num_players", "current_player", "hands", "castle", "captured", "set_aside",
             "team_colours", "chance_seed")}
@@ -21,11 +22,11 @@ KEYS[2] = KEYS[1] + ("last_move",)  # format 2 added last_move; format 1 still l
 ACTION = {describe_action(a): a for a in range(NUM_ACTIONS)}
 
 
-def state_from_json(game: PilesGame, data: Any) -> PilesState:
+def state_from_json(game: Game, data: Any) -> PilesState:
     return PilesState(game, *validate(game, data))
 
 
-def validate(game: PilesGame, data: Any) -> tuple:
+def validate(game: Game, data: Any) -> tuple:
     """The position `data` describes, once checked to be one the rules can reach: (hands sorted,
     castle, captured, set_aside, team colours, current, chance seed, last move). Hands may be
     listed in any order: their order carries nothing."""
@@ -133,3 +134,22 @@ def _team_colours(value: Any) -> list[int | None]:
         return [COLOUR_NAMES.index(k) for k in value]
     raise ValueError(f"team_colours: {show(value)} must be [null, null] (not fixed yet), "
                      "['red', 'black'] or ['black', 'red'] (team 0's colour first)")
+
+
+def state_to_json(state: PilesState) -> dict[str, Any]:
+    """The snapshot `Game.state_to_json` returns: what `state_from_json` reads back."""
+    return {
+        "game": state.game.name,
+        "format": state.game.snapshot_format,
+        "num_players": state.game.num_players,
+        "current_player": state.current_player,
+        "hands": [card_names(h) for h in state.hands],
+        "castle": [card_names(p) for p in state.piles],
+        "captured": [card_names(c) for c in state.captured],
+        "set_aside": card_names(state.set_aside),
+        "team_colours": [None if k is None else COLOUR_NAMES[k] for k in state.team_colours],
+        "chance_seed": state.chance_seed,
+        "last_move": None if state.last_move is None else {
+            "seat": state.last_move[0], "action": describe_action(state.last_move[1]),
+            "card": card_names(state.last_move[2:])[0]},
+    }

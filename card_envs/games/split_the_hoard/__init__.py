@@ -262,6 +262,7 @@ them:
 """
 
 from card_envs.games.split_the_hoard.cards import CardSet, load_cards
-from card_envs.games.split_the_hoard.rules import SplitTheHoardGame, SplitTheHoardState
+from card_envs.games.split_the_hoard.game import SplitTheHoardGame
+from card_envs.games.split_the_hoard.rules import SplitTheHoardState
 
 __all__ = ["CardSet", "SplitTheHoardGame", "SplitTheHoardState", "load_cards"]

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from card_envs.core.game import Game
 from card_envs.core.snapshot import check_keys, read_int, read_list, show
 from card_envs.games.split_the_hoard.effects import DECISION_NAMES, OVER
 from card_envs.games.split_the_hoard.rules import (
-    CLAIM, GAME_OVER, HAND, NEGOTIATE, PHASE_NAMES, REVEAL, SLOTS, STARTING_COINS, SplitTheHoardGame,
-    SplitTheHoardState)
+    CLAIM, GAME_OVER, HAND, NEGOTIATE, PHASE_NAMES, REVEAL, SLOTS, STARTING_COINS, SplitTheHoardState)
 
 KEYS = ("game", "format", "num_players", "round", "phase", "stage", "dragon", "dragon_taker", "end_triggered",
         "current_player", "decision", "classes", "hidden_titles", "title_deck", "deck", "coin_discard",
@@ -101,7 +101,7 @@ def state_to_json(s: SplitTheHoardState) -> dict[str, Any]:
 class _Cards:
     """Hands out card ids by name, each once: card conservation is checked as cards are read."""
 
-    def __init__(self, game: SplitTheHoardGame):
+    def __init__(self, game: Game):
         self.cs = game.cards
         self.n = game.num_players
         self.free = [list(range(f, f + r.copies))[::-1] for f, r in zip(self.cs.first_card, self.cs.rows)]
@@ -167,7 +167,7 @@ def _seats(value: Any, field: str, n: int, exclude: int = -1) -> list[int]:
     return seats
 
 
-def state_from_json(game: SplitTheHoardGame, data: Any) -> SplitTheHoardState:
+def state_from_json(game: Game, data: Any) -> SplitTheHoardState:
     check_keys(data, game, {game.snapshot_format: KEYS})
     s = SplitTheHoardState(game)
     _read(game, s, data)
@@ -175,7 +175,7 @@ def state_from_json(game: SplitTheHoardGame, data: Any) -> SplitTheHoardState:
     return s
 
 
-def _read(game: SplitTheHoardGame, s: SplitTheHoardState, data: dict) -> None:
+def _read(game: Game, s: SplitTheHoardState, data: dict) -> None:
     cs = game.cards
     n = game.num_players
     s.round = read_int(data["round"], "round", game.max_rounds)
@@ -270,7 +270,7 @@ def _read(game: SplitTheHoardGame, s: SplitTheHoardState, data: dict) -> None:
         s.deals.append((q, card))
 
 
-def _read_effect(game: SplitTheHoardGame, s: SplitTheHoardState, value: Any) -> dict | None:
+def _read_effect(game: Game, s: SplitTheHoardState, value: Any) -> dict | None:
     if value is None:
         return None
     cs = game.cards

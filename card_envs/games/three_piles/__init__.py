@@ -153,6 +153,7 @@ naming the field, e.g. ``hands[1]: 2 cards, exactly 3 here: ...``.
   what the seat knows and on the rng.
 """
 
-from card_envs.games.three_piles.rules import ThreePilesGame, ThreePilesState
+from card_envs.games.three_piles.game import ThreePilesGame
+from card_envs.games.three_piles.rules import ThreePilesState
 
 __all__ = ["ThreePilesGame", "ThreePilesState"]

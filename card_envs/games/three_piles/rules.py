@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT, card_names, shuffled_deck
+from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT, card_names
 from card_envs.core.game import Game, IllegalActionError, State
 from card_envs.core.layout import Layout, Piece
-from card_envs.core.rewards import check_reward_mode, terminal_returns
+from card_envs.core.rewards import terminal_returns
 
 NUM_CARDS = 52
 NUM_PILES = 3  # per player
@@ -111,7 +111,7 @@ def observation_layout(n: int) -> Layout:
     ])
 
 
-def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
+def observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
     """For each seat, the store indices that form its observation, in observation-layout order."""
     gathers = []
     for seat in range(n):
@@ -134,53 +134,8 @@ def _observation_gathers(n: int, store: Layout) -> list[np.ndarray]:
     return gathers
 
 
-class ThreePilesGame(Game):
-    name = "three_piles"
-    version = 0
-    snapshot_format = 2  # 2 added last_move; format 1 snapshots still load
-
-    def __init__(self, num_players: int = 2, reward: str = "win"):
-        if not isinstance(num_players, int) or not 2 <= num_players <= 4:
-            raise ValueError(f"num_players={num_players!r} is not supported; use 2 (default), 3 or 4")
-        self.num_players = num_players
-        self.reward = check_reward_mode(reward)
-        self.num_actions = NUM_ACTIONS
-        self.state_layout = state_layout(num_players)
-        self.observation_layout = observation_layout(num_players)
-        self.max_game_length = 98 * num_players + 50  # proof in the package docstring
-        self.reward_range = (-1.0, 1.0)
-        self._gathers = _observation_gathers(num_players, self.state_layout)
-        s = self.state_layout.slices
-        # Start offsets into the feature store, used by the incremental updates.
-        self._off = {name: sl.start for name, sl in s.items()}
-
-    @property
-    def config(self) -> dict[str, Any]:
-        return {"num_players": self.num_players, "reward": self.reward}
-
-    def new_state(self, rng: np.random.Generator) -> "ThreePilesState":
-        deck = shuffled_deck(rng)  # deck[-1] is the top card
-        hands = [sorted(deck.pop() for _ in range(HAND_SIZE)) for _ in range(self.num_players)]
-        stacks = [[deck.pop()] for _ in range(NUM_STACKS)]
-        piles = [[[] for _ in range(NUM_PILES)] for _ in range(self.num_players)]
-        return ThreePilesState(self, hands, piles, stacks, deck, current=0, phase=CHOOSE, passes=0)
-
-    def action_to_string(self, action: int) -> str:
-        return describe_action(action)
-
-    def render(self, state: State, viewer: int | None) -> str:
-        from card_envs.games.three_piles.render import render_text
-
-        return render_text(state, viewer)
-
-    def state_from_json(self, data: dict[str, Any]) -> "ThreePilesState":
-        from card_envs.games.three_piles.snapshot import state_from_json
-
-        return state_from_json(self, data)
-
-
 class ThreePilesState(State):
-    def __init__(self, game: ThreePilesGame, hands, piles, stacks, deck, current, phase, passes, last_move=None,
+    def __init__(self, game: Game, hands, piles, stacks, deck, current, phase, passes, last_move=None,
                  _copy=None):
         self.game = game
         self._num_players = game.num_players
@@ -446,23 +401,6 @@ class ThreePilesState(State):
         return ThreePilesState(  # built afresh: no cache of the real position survives
             self.game, hands, [[p[:] for p in seat] for seat in self.piles], [s[:] for s in self.stacks], dealt,
             self.current_player, self.phase, self.passes, self.last_move)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": self.game.name,
-            "format": self.game.snapshot_format,
-            "num_players": self.game.num_players,
-            "current_player": self.current_player,
-            "phase": PHASE_NAMES[self.phase],
-            "consecutive_passes": self.passes,
-            "hands": [card_names(h) for h in self.hands],
-            "piles": [[card_names(p) for p in seat] for seat in self.piles],
-            "stacks": [card_names(s) for s in self.stacks],
-            "deck": card_names(reversed(self.deck)),  # top card first
-            "last_move": None if self.last_move is None else {
-                "seat": self.last_move[0], "action": describe_action(self.last_move[1]),
-                "card": None if self.last_move[2] is None else card_names(self.last_move[2:])[0]},
-        }
 
     def __repr__(self) -> str:
         return f"ThreePilesState({self.to_json()})"

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from card_envs.core.cards import RANK, card_names
+from card_envs.core.game import Game
 from card_envs.core.snapshot import check_keys, each_card_once, read_cards, read_int, read_list, show
 from card_envs.games.three_piles.rules import (
     DRAW, HAND_SIZE, NUM_ACTIONS, NUM_DESTINATIONS, NUM_PILES, NUM_STACKS, PASS, PHASE_NAMES, PLACE,
-    PLAY_BASE, ThreePilesGame, ThreePilesState, describe_action)
+    PLAY_BASE, ThreePilesState, describe_action)
 
 KEYS = {1: ("game", "format", "num_players", "current_player", "phase", "consecutive_passes", "hands", "piles",
             "stacks", "deck")}
@@ -21,11 +22,11 @@ KEYS[2] = KEYS[1] + ("last_move",)  # format 2 added last_move; format 1 still l
 ACTION = {describe_action(a): a for a in range(NUM_ACTIONS)}
 
 
-def state_from_json(game: ThreePilesGame, data: Any) -> ThreePilesState:
+def state_from_json(game: Game, data: Any) -> ThreePilesState:
     return ThreePilesState(game, *validate(game, data))
 
 
-def validate(game: ThreePilesGame, data: Any) -> tuple:
+def validate(game: Game, data: Any) -> tuple:
     """The position `data` describes, once checked to be one the rules can reach:
     (hands sorted, piles low to high, stacks, deck bottom first, current, phase, passes, last move).
     Hands and piles may be listed in any order: their order carries nothing."""
@@ -121,3 +122,22 @@ def _last_move(value, n, current, phase, passes, piles, stacks) -> tuple | None:
         raise ValueError(f"last_move.card: {show(value['card'])} is not the card {value['action']!r} moved: "
                          "it lies at an end of that pile or on top of that stack; null for a draw or a pass")
     return mover, action, card
+
+
+def state_to_json(state: ThreePilesState) -> dict[str, Any]:
+    """The snapshot `Game.state_to_json` returns: what `state_from_json` reads back."""
+    return {
+        "game": state.game.name,
+        "format": state.game.snapshot_format,
+        "num_players": state.game.num_players,
+        "current_player": state.current_player,
+        "phase": PHASE_NAMES[state.phase],
+        "consecutive_passes": state.passes,
+        "hands": [card_names(h) for h in state.hands],
+        "piles": [[card_names(p) for p in seat] for seat in state.piles],
+        "stacks": [card_names(s) for s in state.stacks],
+        "deck": card_names(reversed(state.deck)),  # top card first
+        "last_move": None if state.last_move is None else {
+            "seat": state.last_move[0], "action": describe_action(state.last_move[1]),
+            "card": None if state.last_move[2] is None else card_names(state.last_move[2:])[0]},
+    }
