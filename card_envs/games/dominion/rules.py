@@ -16,7 +16,7 @@ import numpy as np
 
 from card_envs.core.game import Game, IllegalActionError, State
 from card_envs.core.rewards import rank_returns
-from card_envs.games.dominion import effects as fx
+from card_envs.games.dominion import decisions, effects as fx
 from card_envs.games.dominion.cards import (
     ACTION_CARDS, ALLIES, BAND_OF_NOMADS, BANE_CANDIDATES, CARD_NAMES, CASTLE_CARDS, CAVE_DWELLERS, CONJURER,
     COPPER, COST, DEBT, ESTATE, FORTUNE, GARRISON, HUMBLE_CASTLE, IS_ATTACK, KINGDOM_PILES,
@@ -240,7 +240,7 @@ class DominionState(State):
             return []
         if self.tasks:
             t = self.tasks[-1]
-            return fx.ANSWERS[t["kind"]](self, t)
+            return decisions.ANSWERS[t["kind"]](self, t)
         hand = self.hands[self.turn_player]
         # Both phase steps always have two answers or more (``play all treasures`` ends the Action
         # phase too): with auto_forced, a single answer would be skipped and so reveal the hand.
@@ -270,7 +270,7 @@ class DominionState(State):
         if self.tasks:
             t = self.tasks.pop()
             mark = len(self.tasks)
-            if fx.answer(self, t, action):
+            if decisions.answer(self, t, action):
                 self.tasks.insert(mark, t)
                 if self._trig:  # a trigger during a multi-card pick waits until the pick ends
                     self.tasks[mark:mark] = self._trig[::-1]
@@ -314,12 +314,12 @@ class DominionState(State):
             if tasks:
                 t = tasks[-1]
                 if t["op"] == "ask":
-                    if fx.ANSWERS[t["kind"]](self, t):
+                    if decisions.ANSWERS[t["kind"]](self, t):
                         self.current_player = t["p"]
                         return
                     tasks.pop()  # nothing to choose: the decision lapses
                     if t["kind"] in fx.PICK_KINDS:
-                        fx._finish_pick(self, t)
+                        decisions.finish_pick(self, t)
                     continue
                 tasks.pop()
                 OPS[t["op"]](self, t)
