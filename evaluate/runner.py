@@ -253,7 +253,9 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
                 finished = pool.imap_unordered(_run_task, tasks)
                 while len(done) < len(tasks) and not _out_of_time(until, done, len(pairs)):
                     try:  # woken at `until`, not only when a chunk ends
-                        task = finished.next(timeout=None if until is None else max(0.1, until - time.perf_counter()))
+                        # (until may be inf: a run without --max-minutes; a lock wait cannot take inf)
+                        task = finished.next(timeout=None if until in (None, float("inf"))
+                                             else max(0.1, until - time.perf_counter()))
                     except mp.TimeoutError:
                         continue
                     done.append(task)
