@@ -408,6 +408,8 @@ def test_every_action_has_a_distinct_name(env_case):
     assert all(names) and len(set(names)) == len(names)
     with pytest.raises(ValueError):
         game.action_to_string(game.num_actions)
+    with pytest.raises(ValueError, match=r"action <int of 16610 bits> is not in"):  # echoed short, not digit-limited
+        game.action_to_string(10**5000)
 
 
 def test_agent_iter_insists_on_a_step_per_agent(env_case):

@@ -7,10 +7,11 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.game import ArgumentError, Game, is_integer
+from card_envs.core.text import show
 from card_envs.core.rewards import check_reward_mode
 from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import (
-    ALLIES, CARD_NAMES, KINGDOM_PILES, WIZARDS_PILE, NUM_CARDS, NUM_PILES, PILE_ID, PILE_NAMES, PRESETS, BANE_CANDIDATES, pile_setup)
+    ALLIES, CARD_NAMES, KINGDOM_PILES, WIZARDS_PILE, NUM_PILES, PILE_ID, PILE_NAMES, PRESETS, BANE_CANDIDATES, pile_setup)
 from card_envs.games.dominion.encode import Encoder
 from card_envs.games.dominion.render import render_text
 from card_envs.games.dominion.rules import YOUNG_WITCH_PILE, DominionState, draw_kingdom
@@ -110,11 +111,9 @@ class DominionGame(Game):
 
     def action_to_string(self, action: int) -> str:
         if not is_integer(action) or not 0 <= action < self.num_actions:
-            raise ValueError(f"action {action!r} is not in 0..{self.num_actions - 1}")
+            raise ValueError(f"action {show(action)} is not in 0..{self.num_actions - 1}")
         return action_name(int(action))
 
     def render(self, state: DominionState, viewer: int | None) -> str:
         return render_text(state, viewer)
 
-
-_ = NUM_CARDS

@@ -4,6 +4,7 @@ helpers that every other module of the package reads (this one imports none of t
 from __future__ import annotations
 
 from card_envs.core.cards import RANK, SUIT, card_name
+from card_envs.core.text import show
 
 # ----- cards, seasons, Luminaries -------------------------------------------------------------
 NUM_CARDS = 65  # 5 suits x 13; the Stars (suit 4) are out of play in 1st-edition 2-3 player games
@@ -60,7 +61,7 @@ def cnames(cards) -> list[str]:
 
 def describe_action(action: int) -> str:
     if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action} is not in 0..{NUM_ACTIONS - 1}")
+        raise ValueError(f"action {show(action)} is not in 0..{NUM_ACTIONS - 1}")
     if action < FIELD0:
         return f"card {cname(action)}"
     if action < SOW:

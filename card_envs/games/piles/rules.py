@@ -17,6 +17,7 @@ import numpy as np
 from card_envs.core.cards import (
     ACE, DIAMONDS, HEARTS, JACK, KING, QUEEN, RANK, SUIT, card_names)
 from card_envs.core.game import Game, IllegalActionError, State
+from card_envs.core.text import show
 from card_envs.core.layout import Layout, Piece
 
 NUM_CARDS = 52
@@ -59,7 +60,7 @@ def position_name(position: int) -> str:
 
 def describe_action(action: int) -> str:
     if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action} is not in 0..{NUM_ACTIONS - 1}")
+        raise ValueError(f"action {show(action)} is not in 0..{NUM_ACTIONS - 1}")
     if action == PASS:
         return "pass"
     card, position = divmod(action, NUM_POSITIONS)

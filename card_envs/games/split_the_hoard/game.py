@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.game import ArgumentError, Game, State, is_integer
+from card_envs.core.text import show
 from card_envs.core.rewards import check_reward_mode
 from card_envs.games.split_the_hoard.cards import load_cards
 from card_envs.games.split_the_hoard.encode import Encoder
@@ -70,7 +71,7 @@ class SplitTheHoardGame(Game):
 
     def action_to_string(self, action: int) -> str:
         if not is_integer(action) or not 0 <= action < self.num_actions:
-            raise ValueError(f"action {action!r} is not in 0..{self.num_actions - 1}")
+            raise ValueError(f"action {show(action)} is not in 0..{self.num_actions - 1}")
         nn = self.cards.num_names
         if action < nn:
             return self.cards.names[action]

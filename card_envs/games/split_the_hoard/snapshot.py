@@ -20,7 +20,7 @@ from card_envs.core.game import Game
 from card_envs.core.snapshot import check_keys, read_int, read_list, show
 from card_envs.games.split_the_hoard.effects import DECISION_NAMES, OVER
 from card_envs.games.split_the_hoard.rules import (
-    CLAIM, GAME_OVER, HAND, NEGOTIATE, PHASE_NAMES, REVEAL, SLOTS, STARTING_COINS, SplitTheHoardState)
+    CLAIM, GAME_OVER, HAND, NEGOTIATE, PHASE_NAMES, REVEAL, SLOTS, SplitTheHoardState)
 
 KEYS = ("game", "format", "num_players", "round", "phase", "stage", "dragon", "dragon_taker", "end_triggered",
         "current_player", "decision", "classes", "hidden_titles", "title_deck", "deck", "coin_discard",

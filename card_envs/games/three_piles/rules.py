@@ -15,6 +15,7 @@ import numpy as np
 
 from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT, card_names
 from card_envs.core.game import Game, IllegalActionError, State
+from card_envs.core.text import show
 from card_envs.core.layout import Layout, Piece
 from card_envs.core.rewards import terminal_returns
 
@@ -53,7 +54,7 @@ def play_to_stack(card: int, stack: int) -> int:
 
 def describe_action(action: int) -> str:
     if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action {action} is not in 0..{NUM_ACTIONS - 1}")
+        raise ValueError(f"action {show(action)} is not in 0..{NUM_ACTIONS - 1}")
     if action < DRAW:
         stack, pile = divmod(action - TAKE_BASE, NUM_PILES)
         return f"take stack {stack} top -> pile {pile}"
