@@ -233,16 +233,12 @@ def _dominion_cost(card: int) -> str:
 def dominion_supply(state) -> list[str]:
     """Dominion's supply as a table: each pile's cost (of its top card), cards left, and cards."""
     from card_envs.games.dominion.cards import CARD_NAMES, PILE_NAMES
+    from card_envs.games.dominion.render import pile_runs
 
     rows = []
     for p in state.supply:
         pile = state.piles[p][::-1]  # top first
-        runs: list[list] = []
-        for c in pile:
-            if runs and runs[-1][0] == c:
-                runs[-1][1] += 1
-            else:
-                runs.append([c, 1])
+        runs = pile_runs(state.piles[p])
         cards = " / ".join(f"{k} {CARD_NAMES[c]}" for c, k in runs) if len(runs) > 1 else ""
         rows.append((PILE_NAMES[p], _dominion_cost(pile[0]) if pile else "-", str(len(pile)) if pile else "empty",
                      cards))

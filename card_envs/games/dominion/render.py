@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import groupby
 
 from card_envs.games.dominion.cards import CARD_NAMES, PILE_NAMES
 
 PHASES = ("action", "treasure", "buy", "over")
+
+
+def pile_runs(pile: list[int]) -> list[tuple[int, int]]:
+    """A Supply pile top first, as (card, how many in a row): a split pile reads "5 Catapult / 5 Rocks"."""
+    return [(c, len(list(run))) for c, run in groupby(reversed(pile))]
 
 
 def _counts(cards) -> str:
@@ -33,13 +39,7 @@ def render_text(s, viewer: int | None) -> str:
                      + (f" ({s.tasks[-1]['kind']})" if s.tasks else ""))
     supply = []
     for p in s.supply:
-        pile = s.piles[p][::-1]
-        runs: list[list] = []
-        for c in pile:
-            if runs and runs[-1][0] == c:
-                runs[-1][1] += 1
-            else:
-                runs.append([c, 1])
+        runs = pile_runs(s.piles[p])
         supply.append(f"{PILE_NAMES[p]}: " + (" / ".join(f"{k} {CARD_NAMES[c]}" for c, k in runs) or "empty"))
     lines.append("  supply (top first): " + "; ".join(supply))
     lines.append(f"  trash: {_hand(s.trash)}")
