@@ -259,6 +259,11 @@ them:
 ## Version history
 
 - v0: first release (snapshot format 1).
+- v0, hidden-information fixes (rules unchanged): ``seen_held`` counted a card the observer saw
+  before the deal twice once it lay on another seat's face-down Negotiate Card (0.4 instead of
+  0.2), which told a hand card from a committed one; it counts it once. ``determinize`` deals
+  the other seats' commits (which card on which Negotiate Card, their added Coins) anew; the
+  board and the text view no longer say where a seen dealt card went before the flip.
 """
 
 from card_envs.games.split_the_hoard.cards import CardSet, load_cards
