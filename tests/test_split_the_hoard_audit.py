@@ -1112,3 +1112,14 @@ def test_the_last_griffon_feather_used_takes_the_dragon_card():
     assert s.current_player == 2 and s.phase == CLAIM
     play(s, "Griffon Feather")
     assert s.dragon == 2 and s.round == 1 and s.phase == REVEAL
+
+
+
+def test_prophecy_on_a_short_deck_looks_at_what_is_there_and_does_not_end_the_game():
+    """PEEK_DECK(3) with 2 cards left looks at those 2 (the doc page): a look is no short draw."""
+    s = Table().treasures(1, "Prophecy").deck("Goblet", "Sword").reveal_window({}, rest="coin_discard")
+    play(s, "Prophecy")
+    assert s.decision == E.ORDER and sorted(legal_names(s)) == ["Goblet", "Sword"]
+    play(s, "Sword")
+    assert not s.is_terminal() and not s.end_flag and s.decision == E.COMMIT_CARD
+    assert s.game.cards.names_of(reversed(s.deck)) == ["Sword", "Goblet"]

@@ -234,8 +234,10 @@ them:
   used holds it when the Card passes.
 - An ability is offered only when it can do something required: STEAL needs its Coins and a
   target with a Treasure, SWAP a Treasure to give and a target with one, RECOVER_TREASURE a
-  card in the pile, FLIP_COIN a Coin. GAIN, PEEK_DECK and the like are always offered, even on an
-  empty deck: trying to draw ends the game there (resolution 10), which may be a player's choice.
+  card in the pile, FLIP_COIN a Coin. GAIN and the other abilities that draw are always offered,
+  even on an empty deck: trying to draw ends the game there (resolution 10), which may be a
+  player's choice. PEEK_DECK (Prophecy, Crystal Ball) only looks: on a short deck it looks at the
+  cards there are (none on an empty one) and never ends the game.
 - RECOVER_TREASURE (Healing Herbs, "not itself") never takes a card of its own name: two Herbs
   could otherwise recover each other for ever.
 - End of game in Reveal: this phase's dealt cards are discarded (resolution 10, which narrows the
