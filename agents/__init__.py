@@ -9,7 +9,7 @@
 | ``heuristic`` | the game's scripted agent (`SCRIPTED`) |
 | a name in ``NAMED[game]`` | one of the game's further named scripted bots (`named_bots`), below |
 | ``ismcts`` / ``ismcts:iterations=200,exploration=0.7,rollout_depth=20`` | information-set MCTS (`agents.ismcts.ISMCTS`) |
-| a path ending in ``.pt`` | a trained checkpoint (`agents.neural.NeuralPolicy`), checked against the game |
+| a path ending in ``.pt`` | a trained checkpoint (`agents.neural.NeuralPolicy`), checked against the game; it observes with the observation options it was trained on (`agents.neural.OwnObservationPolicy` where the game's differ) |
 
 A game's named scripted bots (`NAMED`; batched, from observations, like ``heuristic``):
 
@@ -158,17 +158,23 @@ def make_policy(name: str, game: Game) -> Policy:
 
 
 def _checkpoint_policy(path: str, game: Game) -> Policy:
-    from agents.neural import NeuralPolicy  # torch is imported only for checkpoints
+    """The checkpoint's policy under ``game``'s rules, observing with the observation options it was
+    trained on (`Game.observation_options`); ValueError where its network does not fit them."""
+    from agents.neural import NeuralPolicy, OwnObservationPolicy  # torch is imported only for checkpoints
 
     if not Path(path).is_file():
         raise ValueError(f"no checkpoint file at {path!r}")
     env_id = f"{game.name}_v{game.version}"
     policy = NeuralPolicy.from_checkpoint(path, env_id)
+    trained = policy.checkpoint_info["game_config"]
+    options = {k: trained[k] for k in game.observation_options if k in trained}
+    own = game if all(game.config.get(k) == v for k, v in options.items()) else \
+        type(game)(**{**game.config, **options})
     head = policy.network.policy_head
     first = next((m for m in policy.network.trunk if hasattr(m, "in_features")), head)
-    if first.in_features != game.observation_size or head.out_features != game.num_actions:
+    if first.in_features != own.observation_size or head.out_features != own.num_actions:
         raise ValueError(
-            f"{path} was trained with game config {policy.checkpoint_info['game_config']} "
-            f"(observation {first.in_features}, actions {head.out_features}); this game "
-            f"{game.config} has observation {game.observation_size}, actions {game.num_actions}")
-    return policy
+            f"{path} was trained with game config {trained} (observation {first.in_features}, actions "
+            f"{head.out_features}); this game {game.config}, observed with the checkpoint's options "
+            f"{options}, has observation {own.observation_size}, actions {own.num_actions}")
+    return policy if own is game else OwnObservationPolicy(policy, own)

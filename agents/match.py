@@ -67,6 +67,8 @@ def rotated_match(game, policies: Sequence[Policy], num_deals: int, seed: int = 
 
     Search policies (``needs_state = True``, `agents.ismcts.SearchPolicy`) act one game at a time
     through ``act_state(state, seat, rng)``, which shows them determinizations only.
+    A checkpoint that observes with its own options (`agents.neural.OwnObservationPolicy`) acts for
+    all its seats through ``act_states(states, seats, rng)``.
 
     Options: ``rotations`` plays only these seat shifts (row ``d * len(rotations) + i`` is deal d
     with shift ``rotations[i]``), e.g. ``[0, 1]`` for a team seating ``[A, B, A, B]`` whose other
@@ -111,7 +113,9 @@ def rotated_match(game, policies: Sequence[Policy], num_deals: int, seed: int = 
                 rows = np.flatnonzero(owner == k)
                 if not rows.size:
                     continue
-                if getattr(policy, "needs_state", False):  # one game at a time, on determinizations
+                if hasattr(policy, "act_states"):  # its own observation of each state, in one batch
+                    actions[rows] = policy.act_states([games.states[i] for i in rows], seats[rows], rng)
+                elif getattr(policy, "needs_state", False):  # one game at a time, on determinizations
                     actions[rows] = [policy.act_state(games.states[i], int(seats[i]), rng) for i in rows]
                 else:
                     actions[rows] = policy.act_batch(observations[rows], masks[rows].astype(np.int8), rng)

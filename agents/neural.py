@@ -335,3 +335,39 @@ class NeuralPolicy(Policy):
             return logits.argmax(dim=-1).numpy()
         # Drawn with the caller's generator: sampling stays reproducible from `rng`.
         return sample(logits, torch.from_numpy(rng.random((len(logits), 1)))).numpy()
+
+
+class OwnObservationPolicy(Policy):
+    """A checkpoint's policy in a match whose game differs from its own only in observation options
+    (`Game.observation_options`): it reads each position through its own ``game``, the match's
+    rules with the options it was trained on. Match runners give it the state
+    (``needs_state = True``), as they give search policies; it acts on that seat's observation only.
+
+    Args:
+        policy: the checkpoint's `NeuralPolicy`.
+        game: the game whose observation the policy reads.
+    """
+
+    needs_state = True
+
+    def __init__(self, policy: NeuralPolicy, game):
+        self.policy, self.game = policy, game
+        self.name = policy.name
+        self.checkpoint_info = getattr(policy, "checkpoint_info", None)
+
+    def act_state(self, state, seat: int, rng) -> int:
+        return int(self.act_states([state], [seat], rng)[0])
+
+    def act_states(self, states, seats, rng) -> np.ndarray:
+        """Actions for a batch of positions (``seats[i]`` is to move in ``states[i]``)."""
+        observations = np.stack([self.game.observe(s, int(seat)) for s, seat in zip(states, seats)])
+        return self.policy.act_batch(observations, np.stack([s.legal_mask() for s in states]), rng)
+
+    def act(self, observation, action_mask, rng) -> int:
+        raise TypeError(
+            f"{self.name} reads its own observation ({show(self.game.config)}), not the one given: play it "
+            "through agents.match.rotated_match / play_game, python -m evaluate or the gym view, which give "
+            "policies with needs_state=True the state, or build the game with that config")
+
+    def act_batch(self, observations, action_masks, rng) -> np.ndarray:
+        return self.act(observations, action_masks, rng)  # raises the same TypeError

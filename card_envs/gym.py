@@ -51,7 +51,9 @@ class SingleAgentEnv(gymnasium.Env):
     Args:
         env_id: registered card_envs id.
         opponents: ``"random"`` (default), one policy for every other seat, or a list with one
-            policy per other seat (in seat order, skipping the learner's).
+            policy per other seat (in seat order, skipping the learner's). A policy with
+            ``needs_state = True`` (a search baseline, or a checkpoint observing with the options
+            it was trained on) is given the state through ``act_state(state, seat, rng)``.
         learner_seat: the learner's seat, or ``"random"`` to draw it each episode (default), so
             it learns to play first and later.
         auto_forced: play the learner's single-choice decisions automatically.
@@ -159,7 +161,10 @@ class SingleAgentEnv(gymnasium.Env):
                 return
             else:
                 policy = self.opponents[seat - (seat > self.learner_seat)]
-                state.apply(policy.act(state.observation(seat), state.legal_mask(), self.np_random))
+                if getattr(policy, "needs_state", False):  # search, or a checkpoint's own observation
+                    state.apply(policy.act_state(state, seat, self.np_random))
+                else:
+                    state.apply(policy.act(state.observation(seat), state.legal_mask(), self.np_random))
 
     def _observation(self) -> np.ndarray | dict[str, np.ndarray]:
         observation = self.state.observation(self.learner_seat)

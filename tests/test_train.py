@@ -438,7 +438,8 @@ def test_the_shipped_illimat_checkpoint_loads_and_still_plays_well():
     card and field actions, cloned from the `lookahead` bot, then PPO), on the game with the
     harvest, play and threat pieces as it was trained: 1.000 against random (200 games) and 0.530
     against the scripted agent (2,000 games); the bounds are about three standard errors of 100
-    games lower. Without the pieces it is refused, naming why."""
+    games lower. On a game without the pieces it reads its own observation (see
+    tests/test_checkpoint_config.py)."""
     config = {"harvest_features": True, "play_features": True, "threat_features": True}
     game = card_envs.make_game("illimat_v0", **config)
     policy = make_policy(str(ROOT / "agents" / "checkpoints" / "illimat_v0.pt"), game)
@@ -446,8 +447,8 @@ def test_the_shipped_illimat_checkpoint_loads_and_still_plays_well():
         rewards = rotated_match(game, [policy, make_policy(baseline, game)], 50, seed=31)[:, 0]
         assert win_draw_loss(rewards)[0] / len(rewards) >= bound, baseline
     for other in ({}, {"harvest_features": True, "play_features": True}):
-        with pytest.raises(ValueError, match="threat_features"):
-            make_policy(str(ROOT / "agents" / "checkpoints" / "illimat_v0.pt"), card_envs.make_game("illimat_v0", **other))
+        mine = make_policy(str(ROOT / "agents" / "checkpoints" / "illimat_v0.pt"), card_envs.make_game("illimat_v0", **other))
+        assert mine.needs_state and mine.game.config == game.config
 
 
 def test_the_shipped_split_the_hoard_checkpoint_loads_and_still_plays_well():

@@ -79,7 +79,6 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # every 2M steps (about 5 CPU minutes with the baselines' own match) did not finish within the
     # time limit, and the run's TensorBoard curve had only its final point. With 30, the hour's run
     # logged three besides the final one and ended at 0.589 (periodic_evals.md).
-    # Evaluate with --config '{"harvest_features": true, "play_features": true, "threat_features": true}'.
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
                    "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,
                    "pretrain_games": 5000, "pretrain_epochs": 4, "pretrain_temperature": 0.3,

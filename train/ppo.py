@@ -262,7 +262,10 @@ class Args:
             if name not in opponent_names(game) and not name.endswith(".pt"):
                 raise ValueError(f"unknown {role} {name!r}; {flag} takes {opponent_names(game)} "
                                  "or checkpoint .pt files")
-            make_policy(name, game)  # a checkpoint that does not fit the game fails here
+            if getattr(make_policy(name, game), "needs_state", False):  # a checkpoint that does not fit fails here
+                raise ValueError(f"{role} {name} was trained with other observation options than "
+                                 f"{game.config}; {flag} acts from this game's observations: pass its "
+                                 "options in --env-config")
         if self.pretrain_games and self.pretrain_temperature:
             check_scored_teacher(make_policy(self.teacher, game), self.teacher)
 

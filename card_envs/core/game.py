@@ -9,6 +9,7 @@ PettingZoo AEC env.
 from __future__ import annotations
 
 import abc
+import copy
 from typing import Any, ClassVar
 
 import numpy as np
@@ -57,6 +58,9 @@ class Game(abc.ABC):
     reward_range: tuple[float, float]
     # Actions that each name an entity the observation describes (cards): empty for most games.
     action_entities: tuple[ActionEntities, ...] = ()
+    # Constructor arguments that change only what a seat observes, never the rules: games whose
+    # configs differ only in these play the same states, each encoding its own view (`observe`).
+    observation_options: ClassVar[tuple[str, ...]] = ()
 
     @abc.abstractmethod
     def new_state(self, rng: np.random.Generator) -> "State":
@@ -82,6 +86,16 @@ class Game(abc.ABC):
     def config(self) -> dict[str, Any]:
         """The constructor arguments of this configuration."""
         return {}
+
+    def observe(self, state: "State", player: int) -> np.ndarray:
+        """``player``'s observation of ``state`` as this game encodes it. ``state`` may come from a
+        game that differs from this one only in `observation_options` (the caller checks): a
+        checkpoint trained with other options plays that way in a match of the same rules."""
+        if state.game is self:
+            return state.observation(player)
+        view = copy.copy(state)  # shares the position (read only); only the encoding differs
+        view.game = self
+        return view.observation(player)
 
     def team_of(self, seat: int) -> int:
         """The team a seat plays for (teammates share rewards); by default every seat alone."""

@@ -239,8 +239,8 @@ the scripted agent against random or itself, whose random seat crowds the fields
 illimat_v0``) uses all three sets: fitted first to the ``lookahead`` bot's scores on 5,000 of its
 games, then PPO against the scripted agent, it wins 0.602 of 2,000 games against the scripted
 agent and every game against random; its checkpoint
-(`agents/checkpoints/illimat_v0.pt`) plays only with ``harvest_features=True,
-play_features=True, threat_features=True``.
+(`agents/checkpoints/illimat_v0.pt`) observes with ``harvest_features=True,
+play_features=True, threat_features=True`` in any game of these rules (`agents.make_policy`).
 
 Everything on the board is public: loose cards, stockpiles (their cards, value and kind; cards of
 two stockpiles of equal value and kind in one field are told apart only by their key cards),

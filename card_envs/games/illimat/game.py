@@ -21,6 +21,7 @@ class IllimatGame(Game):
     name = "illimat"
     version = 0
     snapshot_format = 2  # 1: before the optional rules (still read, see snapshot.py)
+    observation_options = ("harvest_features", "play_features", "threat_features")
 
     def __init__(self, num_players: int = 2, luminaries: bool = True, stars_always: bool = False,
                  target_score: int = 17, rounds: int = 20, reward: str = "win",
