@@ -56,19 +56,19 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.policy import Policy
+from agents.policy import StatePolicy
 from card_envs.core.game import State
 
 Sampler = Callable[[np.random.Generator], State]
 
 
-class SearchPolicy(Policy):
+class SearchPolicy(StatePolicy):
     """Base of baselines that search over determinized states (see the module docstring).
 
     Subclasses implement `search`; match runners call `act_state` (``needs_state = True``)."""
 
     name = "search"
-    needs_state = True
+    needs = "the game state to search over"
 
     def act_state(self, state: State, seat: int, rng: np.random.Generator) -> int:
         """The action of ``seat`` (to move in ``state``): `search` over determinizations only."""
@@ -84,14 +84,6 @@ class SearchPolicy(Policy):
         """Choose ``seat``'s action; ``sample(rng)`` is the only way to get a State."""
         raise NotImplementedError
 
-    def act(self, observation, action_mask, rng) -> int:
-        raise TypeError(
-            f"{self.name} searches over game states and needs act_state(state, seat, rng): play it "
-            "through agents.match.rotated_match / play_game or python -m evaluate, which call that "
-            "hook for policies with needs_state=True")
-
-    def act_batch(self, observations, action_masks, rng) -> np.ndarray:
-        return self.act(observations, action_masks, rng)  # raises the same TypeError
 
 
 def team_margins(game, scores) -> list[float]:

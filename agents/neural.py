@@ -40,7 +40,7 @@ import torch
 from torch import nn
 
 import card_envs
-from agents.policy import Policy
+from agents.policy import Policy, StatePolicy
 from card_envs.core.files import atomic_write
 from card_envs.core.snapshot import show
 
@@ -337,7 +337,7 @@ class NeuralPolicy(Policy):
         return sample(logits, torch.from_numpy(rng.random((len(logits), 1)))).numpy()
 
 
-class OwnObservationPolicy(Policy):
+class OwnObservationPolicy(StatePolicy):
     """A checkpoint's policy in a match whose game differs from its own only in observation options
     (`Game.observation_options`): it reads each position through its own ``game``, the match's
     rules with the options it was trained on. Match runners give it the state
@@ -348,11 +348,11 @@ class OwnObservationPolicy(Policy):
         game: the game whose observation the policy reads.
     """
 
-    needs_state = True
-
     def __init__(self, policy: NeuralPolicy, game):
         self.policy, self.game = policy, game
         self.name = policy.name
+        # act() refuses a given observation: it would be the match's, not its own
+        self.needs = f"the game state, to read its own observation ({show(game.config)}), not the match's"
         self.checkpoint_info = getattr(policy, "checkpoint_info", None)
 
     def act_state(self, state, seat: int, rng) -> int:
@@ -363,11 +363,3 @@ class OwnObservationPolicy(Policy):
         observations = np.stack([self.game.observe(s, int(seat)) for s, seat in zip(states, seats)])
         return self.policy.act_batch(observations, np.stack([s.legal_mask() for s in states]), rng)
 
-    def act(self, observation, action_mask, rng) -> int:
-        raise TypeError(
-            f"{self.name} reads its own observation ({show(self.game.config)}), not the one given: play it "
-            "through agents.match.rotated_match / play_game, python -m evaluate or the gym view, which give "
-            "policies with needs_state=True the state, or build the game with that config")
-
-    def act_batch(self, observations, action_masks, rng) -> np.ndarray:
-        return self.act(observations, action_masks, rng)  # raises the same TypeError

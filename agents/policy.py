@@ -21,6 +21,28 @@ class Policy(abc.ABC):
         return np.array([self.act(o, m, rng) for o, m in zip(observations, action_masks)], dtype=np.int64)
 
 
+class StatePolicy(Policy):
+    """Base of policies that act on the game state (``needs_state = True``): match runners
+    (`agents.match`, the gym view, human play) call `act_state` for them. `act` says so, since an
+    observation alone is not enough; ``needs`` completes that message."""
+
+    needs_state = True
+    needs = "the game state"
+
+    @abc.abstractmethod
+    def act_state(self, state, seat: int, rng: np.random.Generator) -> int:
+        """The action of ``seat``, to move in ``state``."""
+
+    def act(self, observation, action_mask, rng) -> int:
+        raise TypeError(
+            f"{self.name} needs {self.needs}: play it through agents.match.rotated_match / play_game, "
+            "python -m evaluate or the gym view, which call act_state(state, seat, rng) for policies "
+            "with needs_state=True")
+
+    def act_batch(self, observations, action_masks, rng) -> np.ndarray:
+        return self.act(observations, action_masks, rng)  # raises the same TypeError
+
+
 class RandomPolicy(Policy):
     """Uniformly random legal action."""
 
