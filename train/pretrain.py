@@ -21,7 +21,7 @@ was taken in: left at its random start, its advantages undid a Dominion clone wi
 Soft labels (``--pretrain-temperature T``): the teacher's choice says which action won, not by how
 much. A teacher that scores its actions (``action_scores``: Illimat's scripted agents) has each
 decision's scores kept (``scored``), and the policy is fitted to softmax(score / T) of them
-(`soft_targets`), so that its close calls read as close (docs/training_illimat_v0/soft_labels.md).
+(`soft_targets`), so that its close calls read as close (docs/results/illimat_v0.md).
 
 DAgger (``--dagger-rounds``, Ross et al. 2011) then corrects the clone where it goes its own way:
 each round the clone (greedy, as it is evaluated) plays games against the opponents, the teacher
@@ -479,7 +479,7 @@ def clone(network: ActorCritic, demos: Demonstrations | Sequence[Demonstrations]
 def soft_targets(scores: torch.Tensor, temperature: float) -> torch.Tensor:
     """softmax(scores / temperature) per row: the teacher's close calls shared between their
     actions, its clear ones near one-hot; unscored actions (-inf) get 0. Why: the clone of
-    Illimat's bot missed its close calls, and fitted to these it won more (docs/training_illimat_v0/)."""
+    Illimat's bot missed its close calls, and fitted to these it won more (docs/results/illimat_v0.md)."""
     return torch.softmax(scores.float() / temperature, dim=1)
 
 

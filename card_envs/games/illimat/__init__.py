@@ -235,7 +235,7 @@ read it (beside `move_plays`). The searches run on every board a play leaves, ca
 random play runs about 3.1k decisions/s on the raw engine with all three sets of pieces, against
 7.1k without these (same machine as above; an observation costs 0.20 ms on average in games of
 the scripted agent against random or itself, whose random seat crowds the fields;
-`docs/training_illimat_v0/faster_pieces.md`). The trained default (``python -m train
+`docs/results/illimat_v0.md`). The trained default (``python -m train
 illimat_v0``) uses all three sets: fitted first to the ``lookahead`` bot's scores on 5,000 of its
 games, then PPO against the scripted agent, it wins 0.602 of 2,000 games against the scripted
 agent and every game against random; its checkpoint
