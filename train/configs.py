@@ -1,19 +1,20 @@
-"""Per-game default training configurations, in one place.
+"""Per-game default training recipes, in one place.
 
 ``python -m train <env_id>`` starts from ``Args()`` overridden by ``DEFAULTS[env_id]`` and then by
-the command line. Each entry is tuned so that, on a 2-core machine, it finishes within an hour;
-the three_piles_v0 entry is the README's main job.
+the command line. Each entry is tuned to finish within an hour on a 2-core machine and is the
+recipe of the game's shipped checkpoint (agents/checkpoints/<env_id>.pt); the three_piles_v0 entry
+is the README's main job. Each game's results and the history of its recipe:
+docs/results/<env_id>.md.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-# An hour's run: the time limit or the step limit ends it, whichever comes first (3 Piles on the
-# batched engine reaches 200M steps in about 40 minutes in bfloat16 on 2 cores with native bf16;
-# in float32 on an AVX2-only 2-core machine, 39.5k steps/s, and the other games everywhere, stop
-# at the time limit), and the learning rate decays to 0 by the same limit. The limit bounds the
-# whole command: 54 minutes of training (cloning included) and 6 for the final evaluation.
+# An hour's run: the step limit or the time limit ends it, whichever comes first, and the learning
+# rate decays to 0 by the same limit. The time limit bounds the whole command: 54 minutes of
+# training (cloning included) and 6 for the final evaluation. Only 3 Piles in bfloat16 reaches the
+# step limit (in about 40 minutes); the other games, and 3 Piles in float32, stop at the time limit.
 HOUR = {"total_steps": 200_000_000, "max_minutes": 60, "num_games": 256, "num_steps": 32,
         "learning_rate": 5e-4, "ent_coef": 0.01, "eval_every": 2_000_000}
 
@@ -36,49 +37,26 @@ def without_cloning(config: dict[str, Any]) -> dict[str, Any]:
 
 
 DEFAULTS: dict[str, dict[str, Any]] = {
-    # Trained on the result (+1 / 0 / -1): the score difference learned no faster and plateaued
-    # at parity with the scripted agent. Three games in four against the pool. bfloat16 matrix
-    # products where the CPU has them (AVX512-BF16 or AMX): the learner's update is 1.5-2x faster,
-    # which with the batched engine doubles the steps an hour trains; float32 elsewhere (on an
-    # AVX2-only CPU, emulated bfloat16 is 6x slower than float32). On the batched engine the
-    # learner is the bottleneck, so its update is compiled (--compile, 5-10% faster) and takes two
-    # minibatches of about 2,350 decisions instead of four (15% faster again). The two minibatches
-    # also learned more: the hour's run (seed 1) ended at 0.766 against the scripted agent, where
-    # the same run with four ended at 0.672.
+    # Self-play PPO on the result (+1 / 0 / -1), three games in four against the pool (the scripted
+    # agent and past snapshots). On the batched engine the learner is the bottleneck, so its update
+    # is made cheap: bfloat16 matrix products where the CPU has them natively (`auto`: float32
+    # elsewhere, where emulated bfloat16 is 6x slower), the loss compiled, and two minibatches per
+    # pass instead of four, which also learned more (0.766 against 0.672 vs the scripted agent).
+    # Results and history: docs/results/three_piles_v0.md
     "three_piles_v0": {**HOUR, "hidden": (128, 128), "update_epochs": 2, "num_minibatches": 2,
                        "opponent_share": 0.75, "opponents": ("heuristic",), "compute_dtype": "auto", "compile": True},
-    # The learner's network plays both seats of its team; the pool (the scripted agent, random and
-    # past snapshots) the other team in three games in four. Random is in the pool: trained against
-    # the scripted agent alone, a 12-minute run beat random in only 76% of games.
+    # Self-play PPO on the result; the learner's network plays both seats of its team, and in three
+    # games in four the other team is the pool: the scripted agent, random and past snapshots.
+    # Random stays in it: a 12-minute run against the scripted agent alone beat random in only 76%.
+    # Results and history: docs/results/piles_v0.md
     "piles_v0": {**HOUR, "hidden": (256, 256), "opponent_share": 0.75, "opponents": ("heuristic", "random")},
-    # Cloned first (train/pretrain.py): the `lookahead` bot's own 5,000 games, played on both
-    # cores (14.6 minutes), fitted for 4 passes before PPO (1.14M decisions, 22 minutes of the
-    # hour in all) to softmax(score / 0.3) of the bot's score of each legal action
-    # (`--pretrain-temperature`: its close calls read as close, where its choice alone said only
-    # which action won; 0.924 agreement with its choices on held-out decisions), on an observation
-    # with the harvest, play and threat pieces (what each hand card's harvest, stockpile or sow
-    # would do in each field, and what each leaves the next player: the bot's own threat) and the
-    # card and field actions scored by entity heads (agents.neural.EntityScorer); then PPO against
-    # the scripted agent alone, gently (lr 2e-4, a small entropy bonus) so as not to unlearn the
-    # clone, without labels: the hour's run ended at 0.602 against it over 2,000 games (3.8M
-    # steps, 2.0k steps/s; docs/training_illimat_v0/soft_labels.md); since the pieces got faster,
-    # a slower machine's hour reached 4.6M steps and 0.593 (faster_pieces.md). Fitted to the bot's choices
-    # instead, the same recipe ended at 0.564 (before_soft_labels/ there). Why 5,000 games and
-    # 4 passes: with 2,500 the held-out agreement stopped at 0.934 after the third pass while the
-    # fit went on (the clone learned its games by heart) and the hour ended at 0.530. Their
-    # observations are kept in float16 (5,808 floats each: 13 GB). The final evaluation plays 120
-    # deals (480 games and the baselines' 240; about 2 minutes on 2 cores), so that the command
-    # ends within the hour (games against random are slow: their crowded fields make the pieces
-    # costly); the 2,000-game measure is `python -m evaluate` (README). Before
-    # (docs/training_illimat_v0/history.md, probes.md): 0.530 with 2,500 games; 0.459 cloning the
-    # scripted agent, before the threat pieces; 0.337 before the play pieces. DAgger after 4,000
-    # of the bot's games (2 rounds of 2,000 of the clone's, hard labels) ended at 0.535: the clone
-    # already chose as the bot on its own positions (dagger.md there).
-    # Periodic evaluations: 30 deals every 1M steps. The two actors and the learner keep both cores
-    # busy, and the evaluator (niceness 10) gets about a fifteenth of a core: the generic 200 deals
-    # every 2M steps (about 5 CPU minutes with the baselines' own match) did not finish within the
-    # time limit, and the run's TensorBoard curve had only its final point. With 30, the hour's run
-    # logged three besides the final one and ended at 0.589 (periodic_evals.md).
+    # Cloned first (train/pretrain.py): the `lookahead` bot's 5,000 games, fitted for 4 passes to
+    # softmax(score / 0.3) of its score of each legal action, on the observation with the harvest,
+    # play and threat pieces and with entity heads (PPO alone never came near the scripted agent).
+    # Then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus, no labels)
+    # so as not to unlearn the clone, in two actor processes (the games are the limit); evaluations
+    # small enough (30 deals every 1M steps, 120 at the end) that the command ends within the hour.
+    # Results and history: docs/results/illimat_v0.md
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
                    "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,
                    "pretrain_games": 5000, "pretrain_epochs": 4, "pretrain_temperature": 0.3,
