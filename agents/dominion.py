@@ -33,6 +33,9 @@ KEEP[CARD_ID["Curse"]] = -2.0
 # Action play order: non-terminal (gives +Actions) first, then the biggest draw.
 ACTION_ORDER = sorted((c for c in range(NUM_CARDS) if IS_ACTION[c]), key=lambda c: (-(PLUS_ACTIONS[c] > 0), -c))
 TRASH_JUNK = (CARD_ID["Curse"], CARD_ID["Estate"])
+# Modal cards' options in order of preference, with a hand of at most 3 cards / a bigger one.
+MODE_PREFERENCE = {"Town Crier": ((0, 2, 1),) * 2, "Blacksmith": ((0, 1, 2), (1, 0, 2)),
+                   "Hill Fort": ((0, 1),) * 2, "Stronghold": ((0, 1),) * 2}
 P = PILE_ID
 
 
@@ -106,6 +109,12 @@ class DominionBot(Policy):
             return OPTION0
         return self._tier3(kind, v, legal, mask, cards)
 
+    def act_batch(self, observations, action_masks, rng) -> np.ndarray:
+        """`act` on every row, compiled with numba (agents/dominion_batch.py); `act` per row
+        without numba, or for a subclass whose rules have no compiled table."""
+        from agents.dominion_batch import act_batch  # it reads this module's rules
+        return act_batch(self, observations, action_masks, rng)
+
     def _tier3(self, kind, v, legal, mask, cards) -> int:
         """The Allies piles' side decisions, by small fixed rules."""
         if kind in ("rotate", "rotate_any", "acolyte_self"):
@@ -113,9 +122,7 @@ class DominionBot(Policy):
         if kind == "mode":  # in the card's order of preference (Elder: a second, different one)
             card = CARD_NAMES[int(np.argmax(v["decision_card"]))]
             hand = float(v["hand"].sum() * 10)
-            prefer = {"Town Crier": (0, 2, 1), "Blacksmith": (0, 1, 2) if hand <= 3 else (1, 0, 2),
-                      "Hill Fort": (0, 1), "Stronghold": (0, 1)}[card]
-            for k in prefer:
+            for k in MODE_PREFERENCE[card][hand > 3]:
                 if mask[OPTION0 + k]:
                     return OPTION0 + k
             return DONE
@@ -231,6 +238,7 @@ class CatapultRocksBM(DominionBot):
     """Split-pile probe: Smithy-BM's money rules with 1-2 Catapults, and Rocks once exposed."""
 
     name = "catapult_rocks_bm"
+    CATAPULT_TRASH = tuple(CARD_ID[c] for c in ("Rocks", "Curse", "Copper", "Estate"))
 
     def priorities(self, f):
         out = money_rules(f, province_money=15)
@@ -245,9 +253,9 @@ class CatapultRocksBM(DominionBot):
         v = self.layout.views(observation)
         if DECISIONS[int(np.argmax(v["decision"]))] == "catapult":
             # Rocks gives a Silver back and hits with both halves; then Curse, Copper (a discard attack), Estate.
-            for c in ("Rocks", "Curse", "Copper", "Estate"):
-                if action_mask[CARD0 + CARD_ID[c]]:
-                    return CARD0 + CARD_ID[c]
+            for c in self.CATAPULT_TRASH:
+                if action_mask[CARD0 + c]:
+                    return CARD0 + c
         return super().act(observation, action_mask, rng)
 
 
@@ -287,17 +295,18 @@ class DominionHeuristic(DominionBot):
     """The default scripted agent: the strongest of the bots the Supply allows."""
 
     name = "heuristic"
+    # The bot of the first of these piles in the Supply; Big Money Ultimate without any.
+    CHOICES = (("Witch", WitchBM), ("Smithy", SmithyBM), ("Catapult/Rocks", CatapultRocksBM),
+               ("Townsfolk", TownsfolkFortsBM), ("Forts", TownsfolkFortsBM))
+    FALLBACK = BigMoneyUltimate
 
     def __init__(self, game):
         super().__init__(game)
-        self._bots = {k: cls(game) for k, cls in (("Witch", WitchBM), ("Smithy", SmithyBM),
-                                                  ("Catapult/Rocks", CatapultRocksBM),
-                                                  ("Townsfolk", TownsfolkFortsBM), ("Forts", TownsfolkFortsBM),
-                                                  ("", BigMoneyUltimate))}
+        self._bots = {key: cls(game) for key, cls in self.CHOICES + (("", self.FALLBACK),)}
 
     def act(self, observation, action_mask, rng) -> int:
         present = self.layout.views(observation)["supply_in"]
-        for key in ("Witch", "Smithy", "Catapult/Rocks", "Townsfolk", "Forts"):
+        for key, _ in self.CHOICES:
             if present[P[key]] > 0:
                 return self._bots[key].act(observation, action_mask, rng)
         return self._bots[""].act(observation, action_mask, rng)

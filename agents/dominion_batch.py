@@ -1,0 +1,378 @@
+"""`act_batch` of the Dominion bots (agents/dominion.py): `DominionBot.act` compiled with numba.
+
+The trainer asks the scripted agents for hundreds of decisions at a time (opponents, teacher
+labels, cloning games); in Python each costs a dozen small numpy calls. The kernel below is `act`
+row by row over the batch: every decision kind answered by the same rule as `act`, each bot's buy
+priorities read from a table (`BUY_RULES`: one row per entry of its `priorities`), and the same
+float operations in the same order, so that ties break alike (tests/test_dominion_act_batch.py
+checks it decision by decision against `act`). A row of `DominionHeuristic` is played by the bot it
+picks from that row's Supply, so a batch may mix kingdoms. Where `act` raises (a rule with no
+answer: no card to pick, a modal card without modes), the kernel answers -1 and `act` is run on
+that row to raise its own error. Without numba (it is in the train and batch extras), and for a
+subclass whose rules have no table, `act` runs per row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.dominion import (
+    ACTION_ORDER, COIN_VALUE, KEEP, MODE_PREFERENCE, TRASH_JUNK, BigMoneyUltimate, BigSmithy, CatapultRocksBM,
+    DominionHeuristic, SmithyBM, TownsfolkFortsBM, WitchBM)
+from card_envs.games.dominion.cards import CARD_ID, COST, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PILE_OF
+from card_envs.games.dominion.effects import CARD0, DECISION_INDEX, DECISIONS, DONE, OPTION0, PILE0, PLAY_ALL
+
+# ----- decision kinds: the rule `act` answers each with ----------------------------------------
+(PLAY_ACTION, PLAY_TREASURES, BUY, FIRST_CARD, LEAST_KEPT_ELSE_FIRST, LEAST_KEPT, TRASH_JUNK_CARD, CELLAR_JUNK,
+ GLADIATOR, GAIN, OPTION_0, DECLINE, MODE, NAME_COMMONEST, MOST_USEFUL, RICHEST_TREASURE, GAIN_TREASURE, NOMADS,
+ FIRST_LEGAL) = range(19)
+RULE_OF_KIND = {
+    PLAY_ACTION: ("action", "elder"),
+    PLAY_TREASURES: ("treasure",),
+    BUY: ("buy",),
+    FIRST_CARD: ("moat", "bane", "gladiator_copy", "encampment", "settlers", "bustling", "sauna_avanto",
+                 "avanto_sauna", "opulent", "battle_plan", "tent"),
+    LEAST_KEPT_ELSE_FIRST: ("discard_down", "yw_discard", "haunted", "remodel_trash", "catapult"),
+    LEAST_KEPT: ("student", "old_map", "sibyl_top", "sibyl_bottom"),
+    TRASH_JUNK_CARD: ("chapel", "sauna_trash", "acolyte", "peaceful_cult", "cave_dwellers"),
+    CELLAR_JUNK: ("cellar",),
+    GLADIATOR: ("gladiator",),
+    GAIN: ("workshop", "remodel_gain"),
+    OPTION_0: ("sprawling", "mountain_folk"),
+    DECLINE: ("rotate", "rotate_any", "acolyte_self"),
+    MODE: ("mode",),
+    NAME_COMMONEST: ("sorceress", "sorcerer"),
+    MOST_USEFUL: ("archer_hide", "miller", "archer_pick", "lich"),
+    RICHEST_TREASURE: ("herb_gatherer",),
+    GAIN_TREASURE: ("hill_fort", "conjurer", "sunken_treasure"),
+    NOMADS: ("band_of_nomads",),
+    FIRST_LEGAL: ("small_castle",),  # `act`'s last resort
+}
+_listed = [kind for kinds in RULE_OF_KIND.values() for kind in kinds]
+assert sorted(_listed) == sorted(DECISIONS), "every decision kind has exactly one rule"
+KIND_RULE = np.array([next(r for r, kinds in RULE_OF_KIND.items() if kind in kinds) for kind in DECISIONS], np.int64)
+
+# ----- buy priorities: one row per `priorities` entry, (pile, test, card, x, y) ----------------
+# The tests read the `_facts` of `DominionBot`; `card` names a card, x and y are integer limits.
+(ALWAYS, MONEY_ABOVE, PROVINCES_AT_MOST, GAINS_TO_END_AT_MOST, OWNS, OWNED_UNDER, OWNED_UNDER_TREASURES_OVER,
+ OWNED_UNDER_WITH_CARDS, OWNED_UNDER_WITH_TREASURES, ON_TOP, WANTED_ON_TOP, ROTATOR_ON_TOP) = range(12)
+TEST_MEANING = {
+    ALWAYS: "always", MONEY_ABOVE: "money > x", PROVINCES_AT_MOST: "Provinces left <= x",
+    GAINS_TO_END_AT_MOST: "gains to end the game <= x", OWNS: "owns a card", OWNED_UNDER: "owns fewer than x cards",
+    OWNED_UNDER_TREASURES_OVER: "owns fewer cards than treasures / x",
+    OWNED_UNDER_WITH_CARDS: "owns fewer than x cards, and y cards or more in all",
+    OWNED_UNDER_WITH_TREASURES: "owns fewer than x cards, and y Treasures or more",
+    ON_TOP: "the card is on top of its pile",
+    WANTED_ON_TOP: "fewer wanted terminals than max(1, treasures / x), the pile in the Supply showing one",
+    ROTATOR_ON_TOP: "the pile in the Supply showing its rotator, which the bot does not own"}
+
+
+def _money_rules(province_money: int) -> list[tuple]:
+    """`money_rules`."""
+    return [("Province", MONEY_ABOVE, None, province_money), ("Duchy", PROVINCES_AT_MOST, None, 4),
+            ("Estate", PROVINCES_AT_MOST, None, 2), ("Gold", ALWAYS), ("Duchy", PROVINCES_AT_MOST, None, 6)]
+
+
+SILVER_LAST = [("Silver", ALWAYS)]
+BUY_RULES = {
+    BigMoneyUltimate: _money_rules(18) + SILVER_LAST,
+    SmithyBM: _money_rules(15) + [("Smithy", OWNED_UNDER_TREASURES_OVER, "Smithy", 11)] + SILVER_LAST,
+    BigSmithy: [("Province", ALWAYS), ("Duchy", GAINS_TO_END_AT_MOST, None, 5), ("Estate", GAINS_TO_END_AT_MOST, None, 2),
+                ("Gold", ALWAYS), ("Smithy", OWNED_UNDER_WITH_CARDS, "Smithy", 2, 16),
+                ("Smithy", OWNED_UNDER, "Smithy", 1)] + SILVER_LAST,
+    WitchBM: [("Province", OWNS, "Gold"), ("Duchy", PROVINCES_AT_MOST, None, 5), ("Estate", PROVINCES_AT_MOST, None, 2),
+              ("Witch", OWNED_UNDER, "Witch", 1), ("Gold", ALWAYS), ("Witch", OWNED_UNDER, "Witch", 2)] + SILVER_LAST,
+    # Rocks on top, else fewer Catapults than 1 (fewer than 12 Treasures) or 2.
+    CatapultRocksBM: _money_rules(15) + [("Catapult/Rocks", ON_TOP, "Rocks"), ("Catapult/Rocks", OWNED_UNDER, "Catapult", 1),
+                                         ("Catapult/Rocks", OWNED_UNDER_WITH_TREASURES, "Catapult", 2, 12)] + SILVER_LAST,
+    TownsfolkFortsBM: _money_rules(15) + [(pile, WANTED_ON_TOP, None, 8) for pile in TownsfolkFortsBM.WANT]
+    + [(pile, ROTATOR_ON_TOP, rotator) for pile, rotator in TownsfolkFortsBM.ROTATORS.items()] + SILVER_LAST,
+}
+BOTS = tuple(BUY_RULES)  # a bot's row in the tables
+BOT_ID = {cls: i for i, cls in enumerate(BOTS)}
+
+
+def _rules_table() -> tuple[np.ndarray, np.ndarray]:
+    table = np.zeros((len(BOTS), max(map(len, BUY_RULES.values())), 5), np.int64)
+    for b, rules in enumerate(BUY_RULES.values()):
+        for r, rule in enumerate(rules):
+            table[b, r] = _rule_row(*rule)
+    return table, np.array([len(rules) for rules in BUY_RULES.values()], np.int64)
+
+
+def _rule_row(pile: str, test: int, card: str | None = None, x: int = 0, y: int = 0) -> tuple[int, ...]:
+    return PILE_ID[pile], test, -1 if card is None else CARD_ID[card], x, y
+
+
+def _tables() -> tuple:
+    """The bots' data, in the order `_decide_all` unpacks it: passed as arguments (not numba
+    globals, which a cached compile would keep after agents/dominion.py changes)."""
+    values = np.array([KEEP, COIN_VALUE, COST], np.float64)  # per card: keep value, $ value, cost
+    wanted = {CARD_ID[c] for cards in TownsfolkFortsBM.WANT.values() for c in cards}
+    flags = np.array([IS_VICTORY, IS_TREASURE, [c in TRASH_JUNK for c in range(NUM_CARDS)],
+                      [c in wanted for c in range(NUM_CARDS)], PILE_OF,
+                      [c in {CARD_ID[r] for r in TownsfolkFortsBM.ROTATORS.values()} for c in range(NUM_CARDS)]],
+                     np.int64)  # per card: Victory, Treasure, junk to trash, wanted terminal, pile, rotator
+    modes = np.full((NUM_CARDS, 2, 3), -1, np.int64)  # options in order, with a small / big hand
+    for card, orders in MODE_PREFERENCE.items():
+        for big, order in enumerate(orders):
+            modes[CARD_ID[card], big, :len(order)] = order
+    rules, num_rules = _rules_table()
+    overrides = np.array([[cls is CatapultRocksBM, cls is TownsfolkFortsBM] for cls in BOTS], np.int64)
+    gains = np.array([PILE_ID[x] for x in ("Gold", "Duchy", "Silver", "Estate")], np.int64)
+    return (values, flags, np.array(ACTION_ORDER, np.int64), KIND_RULE, modes, rules, num_rules, overrides,
+            np.array(CatapultRocksBM.CATAPULT_TRASH, np.int64), gains)
+
+
+TABLES = _tables()
+# Where the pieces the bots read begin in the observation (`_offsets`), in this order.
+PIECES = ("hand", "deck", "owned", "supply_in", "pile_size", "supply_top", "phase", "decision", "decision_card")
+HAND, DECK, OWNED, SUPPLY_IN, PILE_SIZE, SUPPLY_TOP, PHASE, DECISION, DECISION_CARD = range(len(PIECES))
+NUM_PILES = len(PILE_ID)
+GOLD_PILE, SILVER_PILE, PROVINCE_PILE = PILE_ID["Gold"], PILE_ID["Silver"], PILE_ID["Province"]
+CATAPULT_KIND, ROTATE_KIND, NUM_KINDS = DECISION_INDEX["catapult"], DECISION_INDEX["rotate"], len(DECISIONS)
+
+
+def act_batch(bot, observations, action_masks, rng) -> np.ndarray:
+    """`bot.act` on every row of ``observations`` [B, obs] and ``action_masks`` [B, actions]."""
+    legal = np.asarray(action_masks) != 0
+    if legal.ndim != 2 or not legal.any(axis=-1).all():
+        raise ValueError("an action_mask row has no legal action")
+    observations = np.ascontiguousarray(observations, dtype=np.float32)
+    if _decide_batch is None or (type(bot) not in BOT_ID and type(bot) is not DominionHeuristic):
+        return np.array([bot.act(o, m, rng) for o, m in zip(observations, legal)], dtype=np.int64)
+    actions = np.empty(len(legal), dtype=np.int64)
+    _decide_batch(observations, np.ascontiguousarray(legal), _bot_ids(bot, observations), _offsets(bot.layout),
+                  TABLES, actions)
+    for i in np.flatnonzero(actions < 0):  # no answer by the rules: `act` raises its error here
+        bot.act(observations[i], legal[i], rng)
+        raise RuntimeError(f"row {i}: the compiled rules found no answer where {bot.name}.act found one")
+    return actions
+
+
+def _bot_ids(bot, observations: np.ndarray) -> np.ndarray:
+    """The table row of the bot playing each row: the heuristic's pick from that row's Supply."""
+    if type(bot) is not DominionHeuristic:
+        return np.full(len(observations), BOT_ID[type(bot)], np.int64)
+    start = bot.layout.slices["supply_in"].start
+    present = observations[:, [start + PILE_ID[key] for key, _ in bot.CHOICES]] > 0
+    picks = np.array([BOT_ID[cls] for _, cls in bot.CHOICES] + [BOT_ID[bot.FALLBACK]], np.int64)
+    return picks[np.where(present.any(axis=1), present.argmax(axis=1), len(bot.CHOICES))]
+
+
+def _offsets(layout) -> np.ndarray:
+    return np.array([layout.slices[name].start for name in PIECES], np.int64)
+
+
+# ----- the kernel: `act` on plain numbers -------------------------------------------------------
+def _count(obs, i: int) -> np.float32:
+    """A count piece's entry as `_facts` reads it: np.rint(obs * 10) in float32."""
+    return np.rint(obs[i] * np.float32(10))
+
+
+def _first_max(obs, start: int, size: int) -> int:
+    """np.argmax of ``obs[start:start + size]``."""
+    best = 0
+    for i in range(1, size):
+        if obs[start + i] > obs[start + best]:
+            best = i
+    return best
+
+
+def _float32_sum(obs, start: int, size: int) -> np.float32:
+    """``obs[start:start + size].sum()`` as numpy adds float32 (pairwise, 8 accumulators; 8 <= size <= 128)."""
+    acc = obs[start:start + 8].copy()
+    i = 8
+    while i < size - size % 8:
+        for j in range(8):
+            acc[j] += obs[start + i + j]
+        i += 8
+    total = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+    while i < size:
+        total += obs[start + i]
+        i += 1
+    return np.float32(0) + total
+
+
+def _buy(obs, legal, bot: int, at, tables) -> int:
+    """The first pile of the bot's `priorities` that it may buy; DONE if none."""
+    values, flags, rules, num_rules = tables[0], tables[1], tables[5], tables[6]
+    owned, top = at[OWNED], at[SUPPLY_TOP]
+    money, treasures, cards, terminals = 0.0, np.float32(0), np.float32(0), np.float32(0)
+    for c in range(NUM_CARDS):
+        n = _count(obs, owned + c)
+        money += n * values[1, c]
+        cards += n
+        if flags[1, c]:
+            treasures += n
+        if flags[3, c]:
+            terminals += n
+    provinces = _count(obs, at[PILE_SIZE] + PROVINCE_PILE)
+    smallest = np.full(3, np.inf, np.float32)  # the three smallest piles of the Supply
+    for p in range(NUM_PILES):
+        if obs[at[SUPPLY_IN] + p] > 0:
+            size = _count(obs, at[PILE_SIZE] + p)
+            for k in range(3):
+                if size < smallest[k]:
+                    size, smallest[k] = smallest[k], size
+    gains = np.float32(0)
+    for k in range(3):
+        if smallest[k] < np.inf:
+            gains += smallest[k]
+    gains_to_end = int(min(provinces, gains))
+    for r in range(num_rules[bot]):
+        pile, test, card, x, y = rules[bot, r, 0], rules[bot, r, 1], rules[bot, r, 2], rules[bot, r, 3], rules[bot, r, 4]
+        if not legal[PILE0 + pile]:
+            continue
+        if test == ALWAYS:
+            ok = True
+        elif test == MONEY_ABOVE:
+            ok = money > x
+        elif test == PROVINCES_AT_MOST:
+            ok = int(provinces) <= x
+        elif test == GAINS_TO_END_AT_MOST:
+            ok = gains_to_end <= x
+        elif test == OWNS:
+            ok = _count(obs, owned + card) > 0
+        elif test == OWNED_UNDER:
+            ok = _count(obs, owned + card) < x
+        elif test == OWNED_UNDER_TREASURES_OVER:
+            ok = _count(obs, owned + card) < treasures / x
+        elif test == OWNED_UNDER_WITH_CARDS:
+            ok = _count(obs, owned + card) < x and cards >= y
+        elif test == OWNED_UNDER_WITH_TREASURES:
+            ok = _count(obs, owned + card) < x and treasures >= y
+        elif test == ON_TOP:
+            ok = obs[top + card] > 0
+        elif test == WANTED_ON_TOP:
+            ok = False
+            if terminals < max(1.0, treasures / x) and obs[at[SUPPLY_IN] + pile] > 0:
+                for c in range(NUM_CARDS):
+                    ok = ok or (flags[3, c] == 1 and flags[4, c] == pile and obs[top + c] > 0)
+        else:  # ROTATOR_ON_TOP
+            ok = obs[at[SUPPLY_IN] + pile] > 0 and obs[top + card] > 0 and _count(obs, owned + card) == 0
+        if ok:
+            return PILE0 + pile
+    return DONE
+
+
+def _decide_row(obs, legal, bot: int, at, tables) -> int:
+    """`act` (with the bot's overrides) on one row; -1 where `act` raises."""
+    values, flags, action_order, kind_rule, modes, overrides, catapult_trash, gains = (
+        tables[0], tables[1], tables[2], tables[3], tables[4], tables[7], tables[8], tables[9])
+    kind = _first_max(obs, at[DECISION], NUM_KINDS)
+    if overrides[bot, 0] and kind == CATAPULT_KIND:  # CatapultRocksBM.act
+        for c in catapult_trash:
+            if legal[CARD0 + c]:
+                return CARD0 + c
+    if overrides[bot, 1] and kind == ROTATE_KIND and legal[OPTION0]:  # TownsfolkFortsBM.act
+        card = _first_max(obs, at[DECISION_CARD], NUM_CARDS)
+        if flags[5, card]:
+            return OPTION0 if obs[at[SUPPLY_TOP] + card] > 0 else DONE
+    first, last, count, first_card = -1, -1, 0, -1
+    for a in range(legal.shape[0]):
+        if legal[a]:
+            count += 1
+            last = a
+            if first < 0:
+                first = a
+            if first_card < 0 and CARD0 <= a < PILE0:
+                first_card = a - CARD0
+    if count == 1:
+        return first
+    rule = kind_rule[kind]
+    if rule == PLAY_ACTION:
+        for c in action_order:
+            if legal[CARD0 + c]:
+                return CARD0 + c
+        return DONE
+    if rule == PLAY_TREASURES:
+        return PLAY_ALL if legal[PLAY_ALL] else DONE
+    if rule == BUY:
+        return _buy(obs, legal, bot, at, tables)
+    if rule == FIRST_CARD:
+        return CARD0 + first_card if first_card >= 0 else DONE
+    if rule == OPTION_0:
+        return OPTION0
+    if rule == DECLINE:
+        return DONE
+    if rule == NOMADS:  # +1 Buy when buying, else +1 Card
+        return OPTION0 + 2 if obs[at[PHASE] + 2] > 0 else OPTION0
+    if rule == FIRST_LEGAL:
+        return first
+    if rule == GAIN:
+        for p in gains:
+            if legal[PILE0 + p]:
+                return PILE0 + p
+        return last
+    if rule == GAIN_TREASURE:
+        if legal[PILE0 + GOLD_PILE]:
+            return PILE0 + GOLD_PILE
+        if legal[PILE0 + SILVER_PILE]:
+            return PILE0 + SILVER_PILE
+        best = -1  # max of (pile not empty, pile)
+        for p in range(NUM_PILES):
+            if legal[PILE0 + p] and (best < 0 or obs[at[PILE_SIZE] + p] > 0 or not obs[at[PILE_SIZE] + best] > 0):
+                best = p
+        return PILE0 + best if best >= 0 else -1
+    if rule == MODE:
+        card = _first_max(obs, at[DECISION_CARD], NUM_CARDS)
+        hand = np.float64(_float32_sum(obs, at[HAND], NUM_CARDS) * np.float32(10))
+        order = modes[card, 1 if hand > 3 else 0]
+        if order[0] < 0:
+            return -1  # not a modal card
+        for k in order:
+            if k >= 0 and legal[OPTION0 + k]:
+                return OPTION0 + k
+        return DONE
+    # The rest pick one of the legal cards (c ascending, so a max on ties keeps the last, a min the first).
+    best, best_key = -1, 0.0
+    for c in range(NUM_CARDS):
+        if not legal[CARD0 + c]:
+            continue
+        if rule == LEAST_KEPT_ELSE_FIRST or rule == LEAST_KEPT:
+            if best < 0 or values[0, c] < best_key:
+                best, best_key = c, values[0, c]
+        elif rule == TRASH_JUNK_CARD:
+            if flags[2, c]:
+                return CARD0 + c
+        elif rule == CELLAR_JUNK:
+            if values[0, c] < 0:
+                return CARD0 + c
+        elif rule == GLADIATOR:  # the dearest non-Victory card
+            key = 9.0 if flags[0, c] else values[0, c]
+            if best < 0 or key >= best_key:
+                best, best_key = c, key
+        elif rule == NAME_COMMONEST:  # max of (deck count, -card)
+            key = np.float64(obs[at[DECK] + c])
+            if best < 0 or key > best_key:
+                best, best_key = c, key
+        elif rule == MOST_USEFUL:
+            key = values[0, c] + values[2, c] / 10
+            if best < 0 or key >= best_key:
+                best, best_key = c, key
+        elif rule == RICHEST_TREASURE:
+            if best < 0 or values[1, c] >= best_key:
+                best, best_key = c, values[1, c]
+    if best >= 0:
+        return CARD0 + best
+    if rule == TRASH_JUNK_CARD or rule == CELLAR_JUNK or rule == RICHEST_TREASURE:
+        return DONE
+    if rule == LEAST_KEPT_ELSE_FIRST:
+        return first
+    return -1  # `act` takes the max or min of no cards
+
+
+def _decide_all(observations, legal, bots, at, tables, actions) -> None:
+    for b in range(observations.shape[0]):
+        actions[b] = _decide_row(observations[b], legal[b], bots[b], at, tables)
+
+
+try:
+    from numba import njit
+except ImportError:  # numba is in the train and batch extras; a bare install plays `act` per row
+    _decide_batch = None
+else:
+    _count, _first_max, _float32_sum, _buy, _decide_row = (
+        njit(cache=True)(f) for f in (_count, _first_max, _float32_sum, _buy, _decide_row))
+    _decide_batch = njit(cache=True)(_decide_all)
