@@ -20,7 +20,8 @@ from agents.dominion import (
     ACTION_ORDER, COIN_VALUE, KEEP, MODE_PREFERENCE, TRASH_JUNK, BigMoneyUltimate, BigSmithy, CatapultRocksBM,
     DominionHeuristic, SmithyBM, TownsfolkFortsBM, WitchBM)
 from card_envs.games.dominion.cards import CARD_ID, COST, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PILE_OF
-from card_envs.games.dominion.effects import CARD0, DECISION_INDEX, DECISIONS, DONE, OPTION0, PILE0, PLAY_ALL
+from card_envs.games.dominion.effects import (
+    CARD0, DECISION_INDEX, DECISIONS, DONE, NUM_ACTIONS, OPTION0, PILE0, PLAY_ALL)
 
 # ----- decision kinds: the rule `act` answers each with ----------------------------------------
 (PLAY_ACTION, PLAY_TREASURES, BUY, FIRST_CARD, LEAST_KEPT_ELSE_FIRST, LEAST_KEPT, TRASH_JUNK_CARD, CELLAR_JUNK,
@@ -136,9 +137,13 @@ CATAPULT_KIND, ROTATE_KIND, NUM_KINDS = DECISION_INDEX["catapult"], DECISION_IND
 def act_batch(bot, observations, action_masks, rng) -> np.ndarray:
     """`bot.act` on every row of ``observations`` [B, obs] and ``action_masks`` [B, actions]."""
     legal = np.asarray(action_masks) != 0
-    if legal.ndim != 2 or not legal.any(axis=-1).all():
-        raise ValueError("an action_mask row has no legal action")
     observations = np.ascontiguousarray(observations, dtype=np.float32)
+    expected = (len(legal), bot.layout.size)
+    if observations.shape != expected or legal.shape != (len(legal), NUM_ACTIONS):
+        raise ValueError(f"{bot.name}.act_batch takes observations [rows, {bot.layout.size}] and action masks "
+                         f"[rows, {NUM_ACTIONS}] of this game, not {observations.shape} and {legal.shape}")
+    if not legal.any(axis=-1).all():
+        raise ValueError("an action_mask row has no legal action")
     if _decide_batch is None or (type(bot) not in BOT_ID and type(bot) is not DominionHeuristic):
         return np.array([bot.act(o, m, rng) for o, m in zip(observations, legal)], dtype=np.int64)
     actions = np.empty(len(legal), dtype=np.int64)

@@ -156,6 +156,11 @@ def test_without_numba_act_runs_per_row_and_bad_masks_are_refused(positions, mon
     empty[1] = 0
     with pytest.raises(ValueError, match="an action_mask row has no legal action"):
         bot.act_batch(observations[:3], empty, rng)
+    with pytest.raises(ValueError, match=r"takes observations \[rows, 2388\] and action masks \[rows, 103\] of this "
+                                         r"game, not \(3, 1863\) and \(3, 103\)"):
+        bot.act_batch(observations[:3, :1863], masks[:3], rng)  # another player count's width
+    with pytest.raises(ValueError, match=r"not \(3, 2388\) and \(2, 103\)"):
+        bot.act_batch(observations[:3], masks[:2], rng)
 
 
 def test_a_subclass_with_its_own_rules_is_played_by_its_act(positions):
