@@ -1,7 +1,8 @@
 """Can a simple buy-rule bot beat Dominion's scripted agent? Variants of Smithy-BM against it.
+A research probe; its findings are on docs/results/dominion_v0.md.
 
-    python benchmarks/dominion_challengers.py                   # kingdom T1-A, 1,000 deals
-    python benchmarks/dominion_challengers.py --deals 200 --only market endgame
+    python experiments/dominion_challengers.py                   # kingdom T1-A, 1,000 deals
+    python experiments/dominion_challengers.py --deals 200 --only market endgame
 
 The learning bar of issue 15 asks a checkpoint to beat the scripted agent (`heuristic`: Smithy-BM
 on the default kingdom T1-A) with a Wilson-95% lower bound above 0.55 on wins. This measures how
@@ -155,7 +156,7 @@ VARIANTS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals per variant, each in both seatings")
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--kingdom", default="T1-A")

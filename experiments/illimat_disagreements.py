@@ -1,8 +1,9 @@
 """Where does an Illimat checkpoint choose otherwise than the `lookahead` bot it was cloned from, and
 what does that cost by the bot's own reckoning?
+A research probe; its findings are on docs/results/illimat_v0.md.
 
-    python benchmarks/illimat_disagreements.py                           # the shipped checkpoint, 256 games (~1 min)
-    python benchmarks/illimat_disagreements.py runs/NAME/checkpoints/latest.pt --games 512
+    python experiments/illimat_disagreements.py                           # the shipped checkpoint, 256 games (~1 min)
+    python experiments/illimat_disagreements.py runs/NAME/checkpoints/latest.pt --games 512
 
 The checkpoint plays ``--games`` games greedily against the scripted agent (its seat alternating),
 as in DAgger (`train.pretrain.play_student`), and the bot labels each of its decisions. Printed:

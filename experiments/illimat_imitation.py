@@ -1,8 +1,9 @@
 """Can a network learn an Illimat scripted agent's choices, with and without the optional pieces?
+A research probe; its findings are on docs/results/illimat_v0.md.
 
-    python benchmarks/illimat_imitation.py                      # 250 games, 8 epochs (~10 min on 2 cores)
-    python benchmarks/illimat_imitation.py --games 50 --epochs 3
-    python benchmarks/illimat_imitation.py --teacher lookahead  # the bot the trained default clones
+    python experiments/illimat_imitation.py                      # 250 games, 8 epochs (~10 min on 2 cores)
+    python experiments/illimat_imitation.py --games 50 --epochs 3
+    python experiments/illimat_imitation.py --teacher lookahead  # the bot the trained default clones
 
 Offline imitation, without RL in the way: the teacher (``heuristic``, the scripted agent, or
 ``lookahead``) plays both seats of ``--games`` seeded games; every decision with more than one

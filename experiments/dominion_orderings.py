@@ -1,8 +1,9 @@
 """Known Dominion strategy orderings, with game length and Province counts.
+A research probe; its findings are on docs/results/dominion_v0.md.
 
-    python benchmarks/dominion_orderings.py                          # the issue's two pairings, T1-B
-    python benchmarks/dominion_orderings.py --deals 1000 --seed 100000 --kingdom T1-B
-    python benchmarks/dominion_orderings.py --pair bmu random --pair witch_bm bmu --players 4
+    python experiments/dominion_orderings.py                          # the issue's two pairings, T1-B
+    python experiments/dominion_orderings.py --deals 1000 --seed 100000 --kingdom T1-B
+    python experiments/dominion_orderings.py --pair bmu random --pair witch_bm bmu --players 4
 
 Each pairing (A, B) plays every deal in both seatings (2 players: A first, then B first) on the
 same deal seeds as ``python -m evaluate`` (deal d dealt from ``seed + d``; forced single-choice
@@ -99,7 +100,7 @@ def run_pair(game, a: str, b: str, deals: int, seed: int, progress: bool) -> dic
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--pair", nargs=2, action="append", metavar=("A", "B"),
                         help=f"a pairing of policy specs (repeatable; default {DEFAULT_PAIRS})")

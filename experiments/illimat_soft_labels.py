@@ -1,12 +1,13 @@
 """Does cloning the `lookahead` bot learn more from its scores than from its choices alone?
+A research probe; its findings are on docs/results/illimat_v0.md.
 
-    python benchmarks/illimat_soft_labels.py                    # 800 games, 6 passes, 600 test games (~20 min on 2 cores)
-    python benchmarks/illimat_soft_labels.py --games 200 --test-games 100 --temperatures 0.3
+    python experiments/illimat_soft_labels.py                    # 800 games, 6 passes, 600 test games (~20 min on 2 cores)
+    python experiments/illimat_soft_labels.py --games 200 --test-games 100 --temperatures 0.3
 
 The bot scores every plan of its turn (the scripted agent's gain less the next player's expected
 best harvest, in card weights) and plays the best. A hard label says which action it took; a
 soft one spreads the target over the legal actions by the best score of a plan through each,
-softmax(score / T). `benchmarks/illimat_disagreements.py` found the clone missing the bot's close
+softmax(score / T). `experiments/illimat_disagreements.py` found the clone missing the bot's close
 calls: soft labels say how close each call was.
 
 The bot plays ``--games`` games against itself (both seats; the observation with every piece),

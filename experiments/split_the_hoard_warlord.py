@@ -1,6 +1,7 @@
 """Split the Hoard's Warlord solver (the longest run of ranks) on crowded Hauls: the slowest call.
+A research probe; its findings are on docs/results/split_the_hoard_v0.md.
 
-    python benchmarks/split_the_hoard_warlord.py [--hauls 400] [--seed 0]
+    python experiments/split_the_hoard_warlord.py [--hauls 400] [--seed 0]
 
 Hauls of 10-22 fixed-rank Treasures and 3-8 modifiers (more than a game usually gives a seat),
 each solved cold (caches cleared), in CPU seconds of this process; a whole game's scoring of a
@@ -42,7 +43,7 @@ def clear_caches() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hauls", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

@@ -1,6 +1,7 @@
 """Does Dominion's scripted agent leave a margin in its endgame buys that search finds?
+A research probe; its findings are on docs/results/dominion_v0.md.
 
-    python benchmarks/dominion_search_probe.py --deals 50 --seed 5000    # about 5 minutes, one core
+    python experiments/dominion_search_probe.py --deals 50 --seed 5000    # about 5 minutes, one core
 
 A flat Monte Carlo buyer plays the scripted agent's moves, except at its buy decisions once
 `--from-provinces` or fewer Provinces are left. There it tries each sensible legal buy (and
@@ -66,7 +67,7 @@ class RolloutBuyer(SearchPolicy):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=50, help="deals, each in both seatings")
     parser.add_argument("--seed", type=int, default=5000, help="deal d is dealt from seed + d")
     parser.add_argument("--rollouts", type=int, default=16, help="determinizations per buy considered")

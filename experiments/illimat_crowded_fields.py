@@ -1,6 +1,7 @@
 """Illimat's legal actions on crowded fields: the slowest call found, on worst cases built by hand.
+A research probe; its findings are on docs/results/illimat_v0.md.
 
-    python benchmarks/illimat_crowded_fields.py [--paths 20] [--games 30]
+    python experiments/illimat_crowded_fields.py [--paths 20] [--games 30]
 
 Positions: every card of the 65-card deck but the mover's hand loose in one field (harvests of
 value 14 with a Fool and of 28 with the Union and two Fools), the same field with half its cards
@@ -159,7 +160,7 @@ def agent_on_crowded(seed: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--paths", type=int, default=20, help="random item paths per position")
     parser.add_argument("--games", type=int, default=30, help="games of sowing into field 0")
     parser.add_argument("--seed", type=int, default=0)
