@@ -200,7 +200,7 @@ class IllimatHeuristic(Policy):
         that of the best plan, allowed by the move chosen so far, whose next step it is (-inf where
         no plan goes through it). Where the choice is not the best plan's next step (seasons, the
         Rake, swaps, claims), the scores are one-hot: 0 at the choice, -inf elsewhere. They say how
-        close each call was (benchmarks/illimat_soft_labels.py distils them)."""
+        close each call was (experiments/illimat_soft_labels.py distils them)."""
         chosen = self.act(observation, action_mask, rng)
         scores = np.full(len(action_mask), -np.inf, np.float32)
         view = self.layout.views(observation)

@@ -192,7 +192,7 @@ of its choices at 2.2M steps (0.56 at 2.5M without them), made its turn decision
 0.001 of 2,000 games against it (1.000 against random): they did not unlock the card choice in
 PPO. Offline they help: an MLP imitating the scripted agent on 52k of its decisions agrees with
 0.79 of them on held-out decisions (the card 0.64, the field 0.80) against 0.72 (0.52, 0.71)
-without them (`benchmarks/illimat_imitation.py`). The trained default before the play pieces (below) used them, with
+without them (`experiments/illimat_imitation.py`). The trained default before the play pieces (below) used them, with
 entity heads for the card actions: fitted first to 4,000 of the scripted agent's games, then PPO
 against it with its labels until half the hour, it won 0.337 of 2,000 games against it.
 
@@ -213,7 +213,7 @@ hand): random play runs about 3x slower than with the harvest pieces alone (raw 
 7.1k against 23k decisions/s, 85k with neither; `python3 benchmarks/throughput.py illimat_v0
 --config ...`), and the default of that time trained at 3.2k steps/s against 4.7-5.1k. Cloning
 the scripted agent offline (250 of its games, a (256, 256) network with entity heads, 8 passes,
-`benchmarks/illimat_imitation.py`), the held-out agreement rose from 0.827 (the card 0.752, the
+`experiments/illimat_imitation.py`), the held-out agreement rose from 0.827 (the card 0.752, the
 field 0.787) with the harvest pieces to 0.908 (0.835, 0.945) with these too. The trained default
 before the threat pieces (below) used both: fitted first to 3,000 of the scripted agent's games
 (0.962 held-out agreement), then PPO against it, it won 0.459 of 2,000 games against it.

@@ -5,7 +5,7 @@ against it, also subtracts what the next player could harvest on the board the p
 is a search over the next player's possible hands that a network reads badly from the board
 (imitating ``lookahead`` on 250 of its games, entity heads picked its card in 0.762 of held-out
 turns and its field in 0.837 with the play pieces alone, 0.813 and 0.891 with these too:
-``benchmarks/illimat_imitation.py --teacher lookahead``). These pieces hand it the answer,
+``experiments/illimat_imitation.py --teacher lookahead``). These pieces hand it the answer,
 computed only from what the observer sees (the public board, his own hand, the cards unseen by
 him and the next player's hand size), so they reveal nothing new:
 
