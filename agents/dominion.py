@@ -13,6 +13,9 @@ Classes: `BigMoneyUltimate`, `SmithyBM`, `BigSmithy`, `WitchBM`, `CatapultRocksB
 Catapult/Rocks-BM with that pile, else Townsfolk/Forts-BM with either pile, else Big Money
 Ultimate). The Allies piles' side decisions follow small fixed rules too (name the commonest card
 of the deck, hide and take the dearest card, keep Miller's best card, no rotating by default).
+
+`act_batch` makes the same decisions for a batch, compiled with numba (agents/dominion_batch.py,
+which reads the rules and tables of this module; each bot's buy priorities are a table there).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ KEEP[CARD_ID["Curse"]] = -2.0
 # Action play order: non-terminal (gives +Actions) first, then the biggest draw.
 ACTION_ORDER = sorted((c for c in range(NUM_CARDS) if IS_ACTION[c]), key=lambda c: (-(PLUS_ACTIONS[c] > 0), -c))
 TRASH_JUNK = (CARD_ID["Curse"], CARD_ID["Estate"])
+GAIN_ORDER = tuple(PILE_ID[x] for x in ("Gold", "Duchy", "Silver", "Estate"))  # Workshop, Remodel
 # Modal cards' options in order of preference, with a hand of at most 3 cards / a bigger one.
 MODE_PREFERENCE = {"Town Crier": ((0, 2, 1),) * 2, "Blacksmith": ((0, 1, 2), (1, 0, 2)),
                    "Hill Fort": ((0, 1),) * 2, "Stronghold": ((0, 1),) * 2}
@@ -101,9 +105,9 @@ class DominionBot(Policy):
         if kind == "gladiator":  # the card the neighbour is least likely to hold: the dearest
             return CARD0 + max(cards, key=lambda c: (KEEP[c] if not IS_VICTORY[c] else 9, c))
         if kind in ("workshop", "remodel_gain"):
-            for name in ["Gold", "Duchy", "Silver", "Estate"]:
-                if mask[PILE0 + P[name]]:
-                    return PILE0 + P[name]
+            for pile in GAIN_ORDER:
+                if mask[PILE0 + pile]:
+                    return PILE0 + pile
             return int(legal[-1])
         if kind == "sprawling":
             return OPTION0

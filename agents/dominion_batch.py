@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.dominion import (
-    ACTION_ORDER, COIN_VALUE, KEEP, MODE_PREFERENCE, TRASH_JUNK, BigMoneyUltimate, BigSmithy, CatapultRocksBM,
+    ACTION_ORDER, COIN_VALUE, GAIN_ORDER, KEEP, MODE_PREFERENCE, TRASH_JUNK, BigMoneyUltimate, BigSmithy, CatapultRocksBM,
     DominionHeuristic, SmithyBM, TownsfolkFortsBM, WitchBM)
 from card_envs.games.dominion.cards import CARD_ID, COST, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PILE_OF
 from card_envs.games.dominion.effects import (
@@ -105,24 +105,31 @@ def _rule_row(pile: str, test: int, card: str | None = None, x: int = 0, y: int 
     return PILE_ID[pile], test, -1 if card is None else CARD_ID[card], x, y
 
 
+# The bots' data, passed to the kernel as one tuple (not as numba globals, which a cached compile
+# would keep after agents/dominion.py changes), in this order:
+TABLE_NAMES = ("values", "flags", "action_order", "kind_rule", "modes", "rules", "num_rules", "overrides",
+               "catapult_trash", "gains")
+VALUES, FLAGS, ACTION_ORDER_T, KIND_RULE_T, MODES, RULES, NUM_RULES, OVERRIDES, CATAPULT_TRASH, GAINS = range(10)
+KEEPS, COINS, COSTS = range(3)  # rows of "values" (float, per card)
+VICTORY, TREASURE, JUNK, WANTED, PILE, ROTATOR = range(6)  # rows of "flags" (int, per card)
+
+
 def _tables() -> tuple:
-    """The bots' data, in the order `_decide_all` unpacks it: passed as arguments (not numba
-    globals, which a cached compile would keep after agents/dominion.py changes)."""
-    values = np.array([KEEP, COIN_VALUE, COST], np.float64)  # per card: keep value, $ value, cost
+    """The tuple of `TABLE_NAMES`."""
+    values = np.array([KEEP, COIN_VALUE, COST], np.float64)
     wanted = {CARD_ID[c] for cards in TownsfolkFortsBM.WANT.values() for c in cards}
+    rotators = {CARD_ID[c] for c in TownsfolkFortsBM.ROTATORS.values()}
     flags = np.array([IS_VICTORY, IS_TREASURE, [c in TRASH_JUNK for c in range(NUM_CARDS)],
-                      [c in wanted for c in range(NUM_CARDS)], PILE_OF,
-                      [c in {CARD_ID[r] for r in TownsfolkFortsBM.ROTATORS.values()} for c in range(NUM_CARDS)]],
-                     np.int64)  # per card: Victory, Treasure, junk to trash, wanted terminal, pile, rotator
+                      [c in wanted for c in range(NUM_CARDS)], PILE_OF, [c in rotators for c in range(NUM_CARDS)]],
+                     np.int64)
     modes = np.full((NUM_CARDS, 2, 3), -1, np.int64)  # options in order, with a small / big hand
     for card, orders in MODE_PREFERENCE.items():
         for big, order in enumerate(orders):
             modes[CARD_ID[card], big, :len(order)] = order
     rules, num_rules = _rules_table()
     overrides = np.array([[cls is CatapultRocksBM, cls is TownsfolkFortsBM] for cls in BOTS], np.int64)
-    gains = np.array([PILE_ID[x] for x in ("Gold", "Duchy", "Silver", "Estate")], np.int64)
     return (values, flags, np.array(ACTION_ORDER, np.int64), KIND_RULE, modes, rules, num_rules, overrides,
-            np.array(CatapultRocksBM.CATAPULT_TRASH, np.int64), gains)
+            np.array(CatapultRocksBM.CATAPULT_TRASH, np.int64), np.array(GAIN_ORDER, np.int64))
 
 
 TABLES = _tables()
@@ -201,16 +208,16 @@ def _float32_sum(obs, start: int, size: int) -> np.float32:
 
 def _buy(obs, legal, bot: int, at, tables) -> int:
     """The first pile of the bot's `priorities` that it may buy; DONE if none."""
-    values, flags, rules, num_rules = tables[0], tables[1], tables[5], tables[6]
+    values, flags, rules, num_rules = tables[VALUES], tables[FLAGS], tables[RULES], tables[NUM_RULES]
     owned, top = at[OWNED], at[SUPPLY_TOP]
     money, treasures, cards, terminals = 0.0, np.float32(0), np.float32(0), np.float32(0)
     for c in range(NUM_CARDS):
         n = _count(obs, owned + c)
-        money += n * values[1, c]
+        money += n * values[COINS, c]
         cards += n
-        if flags[1, c]:
+        if flags[TREASURE, c]:
             treasures += n
-        if flags[3, c]:
+        if flags[WANTED, c]:
             terminals += n
     provinces = _count(obs, at[PILE_SIZE] + PROVINCE_PILE)
     smallest = np.full(3, np.inf, np.float32)  # the three smallest piles of the Supply
@@ -253,7 +260,7 @@ def _buy(obs, legal, bot: int, at, tables) -> int:
             ok = False
             if terminals < max(1.0, treasures / x) and obs[at[SUPPLY_IN] + pile] > 0:
                 for c in range(NUM_CARDS):
-                    ok = ok or (flags[3, c] == 1 and flags[4, c] == pile and obs[top + c] > 0)
+                    ok = ok or (flags[WANTED, c] == 1 and flags[PILE, c] == pile and obs[top + c] > 0)
         else:  # ROTATOR_ON_TOP
             ok = obs[at[SUPPLY_IN] + pile] > 0 and obs[top + card] > 0 and _count(obs, owned + card) == 0
         if ok:
@@ -264,7 +271,8 @@ def _buy(obs, legal, bot: int, at, tables) -> int:
 def _decide_row(obs, legal, bot: int, at, tables) -> int:
     """`act` (with the bot's overrides) on one row; -1 where `act` raises."""
     values, flags, action_order, kind_rule, modes, overrides, catapult_trash, gains = (
-        tables[0], tables[1], tables[2], tables[3], tables[4], tables[7], tables[8], tables[9])
+        tables[VALUES], tables[FLAGS], tables[ACTION_ORDER_T], tables[KIND_RULE_T], tables[MODES], tables[OVERRIDES],
+        tables[CATAPULT_TRASH], tables[GAINS])
     kind = _first_max(obs, at[DECISION], NUM_KINDS)
     if overrides[bot, 0] and kind == CATAPULT_KIND:  # CatapultRocksBM.act
         for c in catapult_trash:
@@ -272,7 +280,7 @@ def _decide_row(obs, legal, bot: int, at, tables) -> int:
                 return CARD0 + c
     if overrides[bot, 1] and kind == ROTATE_KIND and legal[OPTION0]:  # TownsfolkFortsBM.act
         card = _first_max(obs, at[DECISION_CARD], NUM_CARDS)
-        if flags[5, card]:
+        if flags[ROTATOR, card]:
             return OPTION0 if obs[at[SUPPLY_TOP] + card] > 0 else DONE
     first, last, count, first_card = -1, -1, 0, -1
     for a in range(legal.shape[0]):
@@ -336,16 +344,16 @@ def _decide_row(obs, legal, bot: int, at, tables) -> int:
         if not legal[CARD0 + c]:
             continue
         if rule == LEAST_KEPT_ELSE_FIRST or rule == LEAST_KEPT:
-            if best < 0 or values[0, c] < best_key:
-                best, best_key = c, values[0, c]
+            if best < 0 or values[KEEPS, c] < best_key:
+                best, best_key = c, values[KEEPS, c]
         elif rule == TRASH_JUNK_CARD:
-            if flags[2, c]:
+            if flags[JUNK, c]:
                 return CARD0 + c
         elif rule == CELLAR_JUNK:
-            if values[0, c] < 0:
+            if values[KEEPS, c] < 0:
                 return CARD0 + c
         elif rule == GLADIATOR:  # the dearest non-Victory card
-            key = 9.0 if flags[0, c] else values[0, c]
+            key = 9.0 if flags[VICTORY, c] else values[KEEPS, c]
             if best < 0 or key >= best_key:
                 best, best_key = c, key
         elif rule == NAME_COMMONEST:  # max of (deck count, -card)
@@ -353,12 +361,12 @@ def _decide_row(obs, legal, bot: int, at, tables) -> int:
             if best < 0 or key > best_key:
                 best, best_key = c, key
         elif rule == MOST_USEFUL:
-            key = values[0, c] + values[2, c] / 10
+            key = values[KEEPS, c] + values[COSTS, c] / 10
             if best < 0 or key >= best_key:
                 best, best_key = c, key
         elif rule == RICHEST_TREASURE:
-            if best < 0 or values[1, c] >= best_key:
-                best, best_key = c, values[1, c]
+            if best < 0 or values[COINS, c] >= best_key:
+                best, best_key = c, values[COINS, c]
     if best >= 0:
         return CARD0 + best
     if rule == TRASH_JUNK_CARD or rule == CELLAR_JUNK or rule == RICHEST_TREASURE:
