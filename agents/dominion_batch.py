@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from agents.dominion import (
-    ACTION_ORDER, COIN_VALUE, GAIN_ORDER, KEEP, MODE_PREFERENCE, TRASH_JUNK, BigMoneyUltimate, BigSmithy, CatapultRocksBM,
-    DominionHeuristic, SmithyBM, TownsfolkFortsBM, WitchBM)
+    ACTION_ORDER, COIN_VALUE, GAIN_ORDER, KEEP, MODE_PREFERENCE, TRASH_JUNK, BigMoneyUltimate, BigSmithy,
+    CatapultRocksBM, DominionHeuristic, SmithyBM, TownsfolkFortsBM, WitchBM)
 from card_envs.games.dominion.cards import CARD_ID, COST, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PILE_OF
 from card_envs.games.dominion.effects import (
     CARD0, DECISION_INDEX, DECISIONS, DONE, NUM_ACTIONS, OPTION0, PILE0, PLAY_ALL)
@@ -50,22 +50,26 @@ RULE_OF_KIND = {
     FIRST_LEGAL: ("small_castle",),  # `act`'s last resort
 }
 _listed = [kind for kinds in RULE_OF_KIND.values() for kind in kinds]
-assert sorted(_listed) == sorted(DECISIONS), "every decision kind has exactly one rule"
+if sorted(_listed) != sorted(DECISIONS):  # every decision kind has exactly one rule
+    raise ImportError(f"RULE_OF_KIND lists {sorted(set(_listed) ^ set(DECISIONS))} wrongly, or a kind twice")
 KIND_RULE = np.array([next(r for r, kinds in RULE_OF_KIND.items() if kind in kinds) for kind in DECISIONS], np.int64)
 
 # ----- buy priorities: one row per `priorities` entry, (pile, test, card, x, y) ----------------
-# The tests read the `_facts` of `DominionBot`; `card` names a card, x and y are integer limits.
-(ALWAYS, MONEY_ABOVE, PROVINCES_AT_MOST, GAINS_TO_END_AT_MOST, OWNS, OWNED_UNDER, OWNED_UNDER_TREASURES_OVER,
- OWNED_UNDER_WITH_CARDS, OWNED_UNDER_WITH_TREASURES, ON_TOP, WANTED_ON_TOP, ROTATOR_ON_TOP) = range(12)
-TEST_MEANING = {
-    ALWAYS: "always", MONEY_ABOVE: "money > x", PROVINCES_AT_MOST: "Provinces left <= x",
-    GAINS_TO_END_AT_MOST: "gains to end the game <= x", OWNS: "owns a card", OWNED_UNDER: "owns fewer than x cards",
-    OWNED_UNDER_TREASURES_OVER: "owns fewer cards than treasures / x",
-    OWNED_UNDER_WITH_CARDS: "owns fewer than x cards, and y cards or more in all",
-    OWNED_UNDER_WITH_TREASURES: "owns fewer than x cards, and y Treasures or more",
-    ON_TOP: "the card is on top of its pile",
-    WANTED_ON_TOP: "fewer wanted terminals than max(1, treasures / x), the pile in the Supply showing one",
-    ROTATOR_ON_TOP: "the pile in the Supply showing its rotator, which the bot does not own"}
+# A bot buys the pile of its first row whose test holds (on `DominionBot._facts`) and whose pile
+# it may buy. ``card`` names a card (owned counts, pile tops), x and y are integer limits.
+(ALWAYS,
+ MONEY_ABOVE,                 # the $ of its Treasures > x
+ PROVINCES_AT_MOST,           # Provinces left <= x
+ GAINS_TO_END_AT_MOST,        # gains that end the game (the Provinces, or the three smallest piles) <= x
+ OWNS,                        # owns a card
+ OWNED_UNDER,                 # owns fewer than x cards
+ OWNED_UNDER_TREASURES_OVER,  # owns fewer cards than its Treasures / x
+ OWNED_UNDER_WITH_CARDS,      # owns fewer than x cards, and y cards or more in all
+ OWNED_UNDER_WITH_TREASURES,  # owns fewer than x cards, and y Treasures or more
+ ON_TOP,                      # the card is on top of its pile
+ WANTED_ON_TOP,               # fewer wanted terminals than max(1, Treasures / x); the pile (in the Supply) shows one
+ ROTATOR_ON_TOP,              # the pile (in the Supply) shows the card, its rotator, and the bot owns none
+ ) = range(12)
 
 
 def _money_rules(province_money: int) -> list[tuple]:
@@ -78,14 +82,17 @@ SILVER_LAST = [("Silver", ALWAYS)]
 BUY_RULES = {
     BigMoneyUltimate: _money_rules(18) + SILVER_LAST,
     SmithyBM: _money_rules(15) + [("Smithy", OWNED_UNDER_TREASURES_OVER, "Smithy", 11)] + SILVER_LAST,
-    BigSmithy: [("Province", ALWAYS), ("Duchy", GAINS_TO_END_AT_MOST, None, 5), ("Estate", GAINS_TO_END_AT_MOST, None, 2),
-                ("Gold", ALWAYS), ("Smithy", OWNED_UNDER_WITH_CARDS, "Smithy", 2, 16),
-                ("Smithy", OWNED_UNDER, "Smithy", 1)] + SILVER_LAST,
+    BigSmithy: [("Province", ALWAYS), ("Duchy", GAINS_TO_END_AT_MOST, None, 5),
+                ("Estate", GAINS_TO_END_AT_MOST, None, 2), ("Gold", ALWAYS),
+                ("Smithy", OWNED_UNDER_WITH_CARDS, "Smithy", 2, 16), ("Smithy", OWNED_UNDER, "Smithy", 1)]
+    + SILVER_LAST,
     WitchBM: [("Province", OWNS, "Gold"), ("Duchy", PROVINCES_AT_MOST, None, 5), ("Estate", PROVINCES_AT_MOST, None, 2),
               ("Witch", OWNED_UNDER, "Witch", 1), ("Gold", ALWAYS), ("Witch", OWNED_UNDER, "Witch", 2)] + SILVER_LAST,
     # Rocks on top, else fewer Catapults than 1 (fewer than 12 Treasures) or 2.
-    CatapultRocksBM: _money_rules(15) + [("Catapult/Rocks", ON_TOP, "Rocks"), ("Catapult/Rocks", OWNED_UNDER, "Catapult", 1),
-                                         ("Catapult/Rocks", OWNED_UNDER_WITH_TREASURES, "Catapult", 2, 12)] + SILVER_LAST,
+    CatapultRocksBM: _money_rules(15) + [("Catapult/Rocks", ON_TOP, "Rocks"),
+                                         ("Catapult/Rocks", OWNED_UNDER, "Catapult", 1),
+                                         ("Catapult/Rocks", OWNED_UNDER_WITH_TREASURES, "Catapult", 2, 12)]
+    + SILVER_LAST,
     TownsfolkFortsBM: _money_rules(15) + [(pile, WANTED_ON_TOP, None, 8) for pile in TownsfolkFortsBM.WANT]
     + [(pile, ROTATOR_ON_TOP, rotator) for pile, rotator in TownsfolkFortsBM.ROTATORS.items()] + SILVER_LAST,
 }
@@ -233,7 +240,8 @@ def _buy(obs, legal, bot: int, at, tables) -> int:
             gains += smallest[k]
     gains_to_end = int(min(provinces, gains))
     for r in range(num_rules[bot]):
-        pile, test, card, x, y = rules[bot, r, 0], rules[bot, r, 1], rules[bot, r, 2], rules[bot, r, 3], rules[bot, r, 4]
+        pile, test, card = rules[bot, r, 0], rules[bot, r, 1], rules[bot, r, 2]
+        x, y = rules[bot, r, 3], rules[bot, r, 4]
         if not legal[PILE0 + pile]:
             continue
         if test == ALWAYS:

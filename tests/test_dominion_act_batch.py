@@ -95,8 +95,9 @@ def assert_same_decisions(bot, observations: np.ndarray, masks: np.ndarray, rng)
             failing.append((i, error))
     answered = np.flatnonzero(expected >= 0)
     batch = bot.act_batch(observations[answered], masks[answered], rng)
-    wrong = answered[batch != expected[answered]]
-    assert not wrong.size, f"{bot.name}: rows {wrong[:10]} act {expected[wrong[:10]]}, act_batch {batch[batch != expected[answered]][:10]}"
+    differ = batch != expected[answered]
+    assert not differ.any(), \
+        f"{bot.name}: rows {answered[differ][:10]}: act {expected[answered][differ][:10]}, batch {batch[differ][:10]}"
     for i, error in failing[:20]:
         with pytest.raises(type(error), match=re.escape(str(error).strip("'"))):
             bot.act_batch(observations[i:i + 1], masks[i:i + 1], rng)
