@@ -14,18 +14,23 @@ Catapult/Rocks-BM with that pile, else Townsfolk/Forts-BM with either pile, else
 Ultimate). The Allies piles' side decisions follow small fixed rules too (name the commonest card
 of the deck, hide and take the dearest card, keep Miller's best card, no rotating by default).
 
-`act_batch` makes the same decisions for a batch, compiled with numba (agents/dominion_batch.py,
-which reads the rules and tables of this module; each bot's buy priorities are a table there).
+`act_batch` makes the same decisions for a batch, compiled with numba: each bot's buy priorities
+are also a table (`BUY_RULES`, at the end of this module), which the kernel in
+agents/dominion_batch.py reads with the other rules' data (`TABLES`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from agents import dominion_batch as compiled
+from agents.dominion_batch import (  # the tests a buy rule may make
+    ALWAYS, GAINS_TO_END_AT_MOST, KIND_RULE, MONEY_ABOVE, ON_TOP, OWNED_UNDER, OWNED_UNDER_TREASURES_OVER,
+    OWNED_UNDER_WITH_CARDS, OWNED_UNDER_WITH_TREASURES, OWNS, PROVINCES_AT_MOST, ROTATOR_ON_TOP, WANTED_ON_TOP)
 from agents.policy import Policy
 from card_envs.games.dominion.cards import (
-    CARD_ID, CARD_NAMES, COST, GOLD, IS_ACTION, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PLUS_ACTIONS, PLUS_COINS, PROVINCE,
-    SILVER)
+    CARD_ID, CARD_NAMES, COST, GOLD, IS_ACTION, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PILE_OF, PLUS_ACTIONS,
+    PLUS_COINS, PROVINCE, SILVER)
 from card_envs.games.dominion.effects import CARD0, DECISIONS, DONE, OPTION0, PILE0, PLAY_ALL
 
 COIN_VALUE = np.array([PLUS_COINS[c] if IS_TREASURE[c] else 0 for c in range(NUM_CARDS)], dtype=np.float64)
@@ -116,8 +121,12 @@ class DominionBot(Policy):
     def act_batch(self, observations, action_masks, rng) -> np.ndarray:
         """`act` on every row, compiled with numba (agents/dominion_batch.py); `act` per row
         without numba, or for a subclass whose rules have no compiled table."""
-        from agents.dominion_batch import act_batch  # it reads this module's rules
-        return act_batch(self, observations, action_masks, rng)
+        tables = TABLES if type(self) in BOT_ID or type(self) is DominionHeuristic else None
+        return compiled.act_batch(self, observations, action_masks, rng, tables, self._table_rows)
+
+    def _table_rows(self, observations: np.ndarray) -> np.ndarray:
+        """The row of the compiled tables (`BOT_ID`) that plays each observation."""
+        return np.full(len(observations), BOT_ID[type(self)], np.int64)
 
     def _tier3(self, kind, v, legal, mask, cards) -> int:
         """The Allies piles' side decisions, by small fixed rules."""
@@ -315,5 +324,73 @@ class DominionHeuristic(DominionBot):
                 return self._bots[key].act(observation, action_mask, rng)
         return self._bots[""].act(observation, action_mask, rng)
 
+    def _table_rows(self, observations: np.ndarray) -> np.ndarray:
+        """Each row's pick from that row's Supply, as `act` picks (so a batch may mix kingdoms)."""
+        start = self.layout.slices["supply_in"].start
+        present = observations[:, [start + PILE_ID[key] for key, _ in self.CHOICES]] > 0
+        picks = np.array([BOT_ID[cls] for _, cls in self.CHOICES] + [BOT_ID[self.FALLBACK]], np.int64)
+        return picks[np.where(present.any(axis=1), present.argmax(axis=1), len(self.CHOICES))]
+
 
 _ = (PROVINCE, SILVER)
+
+
+# ----- act_batch: the bots' rules as tables, which agents/dominion_batch.py's kernel reads -------
+def _money_rules(province_money: int) -> list[tuple]:
+    """`money_rules`."""
+    return [("Province", MONEY_ABOVE, None, province_money), ("Duchy", PROVINCES_AT_MOST, None, 4),
+            ("Estate", PROVINCES_AT_MOST, None, 2), ("Gold", ALWAYS), ("Duchy", PROVINCES_AT_MOST, None, 6)]
+
+
+SILVER_LAST = [("Silver", ALWAYS)]
+BUY_RULES = {
+    BigMoneyUltimate: _money_rules(18) + SILVER_LAST,
+    SmithyBM: _money_rules(15) + [("Smithy", OWNED_UNDER_TREASURES_OVER, "Smithy", 11)] + SILVER_LAST,
+    BigSmithy: [("Province", ALWAYS), ("Duchy", GAINS_TO_END_AT_MOST, None, 5),
+                ("Estate", GAINS_TO_END_AT_MOST, None, 2), ("Gold", ALWAYS),
+                ("Smithy", OWNED_UNDER_WITH_CARDS, "Smithy", 2, 16), ("Smithy", OWNED_UNDER, "Smithy", 1)]
+    + SILVER_LAST,
+    WitchBM: [("Province", OWNS, "Gold"), ("Duchy", PROVINCES_AT_MOST, None, 5), ("Estate", PROVINCES_AT_MOST, None, 2),
+              ("Witch", OWNED_UNDER, "Witch", 1), ("Gold", ALWAYS), ("Witch", OWNED_UNDER, "Witch", 2)] + SILVER_LAST,
+    # Rocks on top, else fewer Catapults than 1 (fewer than 12 Treasures) or 2.
+    CatapultRocksBM: _money_rules(15) + [("Catapult/Rocks", ON_TOP, "Rocks"),
+                                         ("Catapult/Rocks", OWNED_UNDER, "Catapult", 1),
+                                         ("Catapult/Rocks", OWNED_UNDER_WITH_TREASURES, "Catapult", 2, 12)]
+    + SILVER_LAST,
+    TownsfolkFortsBM: _money_rules(15) + [(pile, WANTED_ON_TOP, None, 8) for pile in TownsfolkFortsBM.WANT]
+    + [(pile, ROTATOR_ON_TOP, rotator) for pile, rotator in TownsfolkFortsBM.ROTATORS.items()] + SILVER_LAST,
+}
+BOT_ID = {cls: i for i, cls in enumerate(BUY_RULES)}  # a bot's row in the tables
+
+
+def _rules_table() -> tuple[np.ndarray, np.ndarray]:
+    table = np.zeros((len(BUY_RULES), max(map(len, BUY_RULES.values())), 5), np.int64)
+    for b, rules in enumerate(BUY_RULES.values()):
+        for r, rule in enumerate(rules):
+            table[b, r] = _rule_row(*rule)
+    return table, np.array([len(rules) for rules in BUY_RULES.values()], np.int64)
+
+
+def _rule_row(pile: str, test: int, card: str | None = None, x: int = 0, y: int = 0) -> tuple[int, ...]:
+    return PILE_ID[pile], test, -1 if card is None else CARD_ID[card], x, y
+
+
+def _tables() -> tuple:
+    """The tuple of `dominion_batch.TABLE_NAMES`."""
+    values = np.array([KEEP, COIN_VALUE, COST], np.float64)
+    wanted = {CARD_ID[c] for cards in TownsfolkFortsBM.WANT.values() for c in cards}
+    rotators = {CARD_ID[c] for c in TownsfolkFortsBM.ROTATORS.values()}
+    flags = np.array([IS_VICTORY, IS_TREASURE, [c in TRASH_JUNK for c in range(NUM_CARDS)],
+                      [c in wanted for c in range(NUM_CARDS)], PILE_OF, [c in rotators for c in range(NUM_CARDS)]],
+                     np.int64)
+    modes = np.full((NUM_CARDS, 2, 3), -1, np.int64)  # options in order, with a small / big hand
+    for card, orders in MODE_PREFERENCE.items():
+        for big, order in enumerate(orders):
+            modes[CARD_ID[card], big, :len(order)] = order
+    rules, num_rules = _rules_table()
+    overrides = np.array([[cls is CatapultRocksBM, cls is TownsfolkFortsBM] for cls in BUY_RULES], np.int64)
+    return (values, flags, np.array(ACTION_ORDER, np.int64), KIND_RULE, modes, rules, num_rules, overrides,
+            np.array(CatapultRocksBM.CATAPULT_TRASH, np.int64), np.array(GAIN_ORDER, np.int64))
+
+
+TABLES = _tables()

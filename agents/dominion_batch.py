@@ -3,10 +3,11 @@
 The trainer asks the scripted agents for hundreds of decisions at a time (opponents, teacher
 labels, cloning games); in Python each costs a dozen small numpy calls. The kernel below is `act`
 row by row over the batch: every decision kind answered by the same rule as `act`, each bot's buy
-priorities read from a table (`BUY_RULES`: one row per entry of its `priorities`), and the same
-float operations in the same order, so that ties break alike (tests/test_dominion_act_batch.py
-checks it decision by decision against `act`). A row of `DominionHeuristic` is played by the bot it
-picks from that row's Supply, so a batch may mix kingdoms. Where `act` raises (a rule with no
+priorities read from a table (agents/dominion.py's `BUY_RULES`: one row per entry of its
+`priorities`, made of the tests below), and the same float operations in the same order, so that
+ties break alike (tests/test_dominion_act_batch.py checks it decision by decision against `act`).
+This module does not import the bots: they pass their tables and say which row plays each
+observation (`DominionHeuristic` picks from that row's Supply, so a batch may mix kingdoms). Where `act` raises (a rule with no
 answer: no card to pick, a modal card without modes), the kernel answers -1 and `act` is run on
 that row to raise its own error. Without numba (it is in the train and batch extras), and for a
 subclass whose rules have no table, `act` runs per row.
@@ -16,10 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.dominion import (
-    ACTION_ORDER, COIN_VALUE, GAIN_ORDER, KEEP, MODE_PREFERENCE, TRASH_JUNK, BigMoneyUltimate, BigSmithy,
-    CatapultRocksBM, DominionHeuristic, SmithyBM, TownsfolkFortsBM, WitchBM)
-from card_envs.games.dominion.cards import CARD_ID, COST, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PILE_OF
+from card_envs.games.dominion.cards import NUM_CARDS, PILE_ID
 from card_envs.games.dominion.effects import (
     CARD0, DECISION_INDEX, DECISIONS, DONE, NUM_ACTIONS, OPTION0, PILE0, PLAY_ALL)
 
@@ -72,46 +70,6 @@ KIND_RULE = np.array([next(r for r, kinds in RULE_OF_KIND.items() if kind in kin
  ) = range(12)
 
 
-def _money_rules(province_money: int) -> list[tuple]:
-    """`money_rules`."""
-    return [("Province", MONEY_ABOVE, None, province_money), ("Duchy", PROVINCES_AT_MOST, None, 4),
-            ("Estate", PROVINCES_AT_MOST, None, 2), ("Gold", ALWAYS), ("Duchy", PROVINCES_AT_MOST, None, 6)]
-
-
-SILVER_LAST = [("Silver", ALWAYS)]
-BUY_RULES = {
-    BigMoneyUltimate: _money_rules(18) + SILVER_LAST,
-    SmithyBM: _money_rules(15) + [("Smithy", OWNED_UNDER_TREASURES_OVER, "Smithy", 11)] + SILVER_LAST,
-    BigSmithy: [("Province", ALWAYS), ("Duchy", GAINS_TO_END_AT_MOST, None, 5),
-                ("Estate", GAINS_TO_END_AT_MOST, None, 2), ("Gold", ALWAYS),
-                ("Smithy", OWNED_UNDER_WITH_CARDS, "Smithy", 2, 16), ("Smithy", OWNED_UNDER, "Smithy", 1)]
-    + SILVER_LAST,
-    WitchBM: [("Province", OWNS, "Gold"), ("Duchy", PROVINCES_AT_MOST, None, 5), ("Estate", PROVINCES_AT_MOST, None, 2),
-              ("Witch", OWNED_UNDER, "Witch", 1), ("Gold", ALWAYS), ("Witch", OWNED_UNDER, "Witch", 2)] + SILVER_LAST,
-    # Rocks on top, else fewer Catapults than 1 (fewer than 12 Treasures) or 2.
-    CatapultRocksBM: _money_rules(15) + [("Catapult/Rocks", ON_TOP, "Rocks"),
-                                         ("Catapult/Rocks", OWNED_UNDER, "Catapult", 1),
-                                         ("Catapult/Rocks", OWNED_UNDER_WITH_TREASURES, "Catapult", 2, 12)]
-    + SILVER_LAST,
-    TownsfolkFortsBM: _money_rules(15) + [(pile, WANTED_ON_TOP, None, 8) for pile in TownsfolkFortsBM.WANT]
-    + [(pile, ROTATOR_ON_TOP, rotator) for pile, rotator in TownsfolkFortsBM.ROTATORS.items()] + SILVER_LAST,
-}
-BOTS = tuple(BUY_RULES)  # a bot's row in the tables
-BOT_ID = {cls: i for i, cls in enumerate(BOTS)}
-
-
-def _rules_table() -> tuple[np.ndarray, np.ndarray]:
-    table = np.zeros((len(BOTS), max(map(len, BUY_RULES.values())), 5), np.int64)
-    for b, rules in enumerate(BUY_RULES.values()):
-        for r, rule in enumerate(rules):
-            table[b, r] = _rule_row(*rule)
-    return table, np.array([len(rules) for rules in BUY_RULES.values()], np.int64)
-
-
-def _rule_row(pile: str, test: int, card: str | None = None, x: int = 0, y: int = 0) -> tuple[int, ...]:
-    return PILE_ID[pile], test, -1 if card is None else CARD_ID[card], x, y
-
-
 # The bots' data, passed to the kernel as one tuple (not as numba globals, which a cached compile
 # would keep after agents/dominion.py changes), in this order:
 TABLE_NAMES = ("values", "flags", "action_order", "kind_rule", "modes", "rules", "num_rules", "overrides",
@@ -121,25 +79,6 @@ KEEPS, COINS, COSTS = range(3)  # rows of "values" (float, per card)
 VICTORY, TREASURE, JUNK, WANTED, PILE, ROTATOR = range(6)  # rows of "flags" (int, per card)
 
 
-def _tables() -> tuple:
-    """The tuple of `TABLE_NAMES`."""
-    values = np.array([KEEP, COIN_VALUE, COST], np.float64)
-    wanted = {CARD_ID[c] for cards in TownsfolkFortsBM.WANT.values() for c in cards}
-    rotators = {CARD_ID[c] for c in TownsfolkFortsBM.ROTATORS.values()}
-    flags = np.array([IS_VICTORY, IS_TREASURE, [c in TRASH_JUNK for c in range(NUM_CARDS)],
-                      [c in wanted for c in range(NUM_CARDS)], PILE_OF, [c in rotators for c in range(NUM_CARDS)]],
-                     np.int64)
-    modes = np.full((NUM_CARDS, 2, 3), -1, np.int64)  # options in order, with a small / big hand
-    for card, orders in MODE_PREFERENCE.items():
-        for big, order in enumerate(orders):
-            modes[CARD_ID[card], big, :len(order)] = order
-    rules, num_rules = _rules_table()
-    overrides = np.array([[cls is CatapultRocksBM, cls is TownsfolkFortsBM] for cls in BOTS], np.int64)
-    return (values, flags, np.array(ACTION_ORDER, np.int64), KIND_RULE, modes, rules, num_rules, overrides,
-            np.array(CatapultRocksBM.CATAPULT_TRASH, np.int64), np.array(GAIN_ORDER, np.int64))
-
-
-TABLES = _tables()
 # Where the pieces the bots read begin in the observation (`_offsets`), in this order.
 PIECES = ("hand", "deck", "owned", "supply_in", "pile_size", "supply_top", "phase", "decision", "decision_card")
 HAND, DECK, OWNED, SUPPLY_IN, PILE_SIZE, SUPPLY_TOP, PHASE, DECISION, DECISION_CARD = range(len(PIECES))
@@ -148,8 +87,10 @@ GOLD_PILE, SILVER_PILE, PROVINCE_PILE = PILE_ID["Gold"], PILE_ID["Silver"], PILE
 CATAPULT_KIND, ROTATE_KIND, NUM_KINDS = DECISION_INDEX["catapult"], DECISION_INDEX["rotate"], len(DECISIONS)
 
 
-def act_batch(bot, observations, action_masks, rng) -> np.ndarray:
-    """`bot.act` on every row of ``observations`` [B, obs] and ``action_masks`` [B, actions]."""
+def act_batch(bot, observations, action_masks, rng, tables, table_rows) -> np.ndarray:
+    """`bot.act` on every row of ``observations`` [B, obs] and ``action_masks`` [B, actions]:
+    ``tables`` are the bots' rules (`TABLE_NAMES`; None: `act` per row), ``table_rows(observations)``
+    the row of those tables that plays each observation."""
     legal = np.asarray(action_masks) != 0
     observations = np.ascontiguousarray(observations, dtype=np.float32)
     expected = (len(legal), bot.layout.size)
@@ -158,25 +99,15 @@ def act_batch(bot, observations, action_masks, rng) -> np.ndarray:
                          f"[rows, {NUM_ACTIONS}] of this game, not {observations.shape} and {legal.shape}")
     if not legal.any(axis=-1).all():
         raise ValueError("an action_mask row has no legal action")
-    if _decide_batch is None or (type(bot) not in BOT_ID and type(bot) is not DominionHeuristic):
+    if _decide_batch is None or tables is None:
         return np.array([bot.act(o, m, rng) for o, m in zip(observations, legal)], dtype=np.int64)
     actions = np.empty(len(legal), dtype=np.int64)
-    _decide_batch(observations, np.ascontiguousarray(legal), _bot_ids(bot, observations), _offsets(bot.layout),
-                  TABLES, actions)
+    _decide_batch(observations, np.ascontiguousarray(legal), table_rows(observations), _offsets(bot.layout),
+                  tables, actions)
     for i in np.flatnonzero(actions < 0):  # no answer by the rules: `act` raises its error here
         bot.act(observations[i], legal[i], rng)
         raise RuntimeError(f"row {i}: the compiled rules found no answer where {bot.name}.act found one")
     return actions
-
-
-def _bot_ids(bot, observations: np.ndarray) -> np.ndarray:
-    """The table row of the bot playing each row: the heuristic's pick from that row's Supply."""
-    if type(bot) is not DominionHeuristic:
-        return np.full(len(observations), BOT_ID[type(bot)], np.int64)
-    start = bot.layout.slices["supply_in"].start
-    present = observations[:, [start + PILE_ID[key] for key, _ in bot.CHOICES]] > 0
-    picks = np.array([BOT_ID[cls] for _, cls in bot.CHOICES] + [BOT_ID[bot.FALLBACK]], np.int64)
-    return picks[np.where(present.any(axis=1), present.argmax(axis=1), len(bot.CHOICES))]
 
 
 def _offsets(layout) -> np.ndarray:

@@ -140,7 +140,7 @@ def test_heuristic_picks_its_bot_per_row_in_a_mixed_batch(positions):
     heuristic = make_policy("heuristic", card_envs.make_game("dominion_v0"))
     expected = [heuristic.act(o, m, rng) for o, m in zip(observations[order], masks[order])]
     assert (heuristic.act_batch(observations[order], masks[order], rng) == expected).all()
-    picks = dominion_batch._bot_ids(heuristic, observations)
+    picks = heuristic._table_rows(observations)
     assert len(set(picks.tolist())) >= 4  # Witch-BM, Smithy-BM, Townsfolk-BM, Big Money... all play
 
 
