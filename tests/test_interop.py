@@ -1,5 +1,5 @@
 """Every registered game in the RL libraries, used as each library's docs show, with nothing of
-ours in between beyond what the README's "Using with other libraries" names.
+ours in between beyond what docs/libraries.md names.
 
 One test per library and game: SB3's check_env and make_vec_env, TorchRL's check_env_specs on both
 views and through GymEnv by id, Tianshou's Collector, RLlib's env checker and one PPO iteration
