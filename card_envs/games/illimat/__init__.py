@@ -186,15 +186,8 @@ public board and the observer's own hand (`card_envs/games/illimat/harvest_featu
 (4, 65), the same read for each card of the observer's hand (a Fool: the better of 1 and 14), 0
 where harvesting is not allowed (Winter without the Maiden). The Union's pairs and stockpiles are
 not in them. They cost a subset search whenever a field changes: random play runs about 3x
-slower with them (5.1-5.3k against 13.6-17.5k decisions/s, two runs). An hour's kickstarted run with them
-(`--teacher heuristic` for half the run, then PPO against the scripted agent) agreed with 0.58-0.60
-of its choices at 2.2M steps (0.56 at 2.5M without them), made its turn decision (the card to play) in 25% of positions and won
-0.001 of 2,000 games against it (1.000 against random): they did not unlock the card choice in
-PPO. Offline they help: an MLP imitating the scripted agent on 52k of its decisions agrees with
-0.79 of them on held-out decisions (the card 0.64, the field 0.80) against 0.72 (0.52, 0.71)
-without them (`experiments/illimat_imitation.py`). The trained default before the play pieces (below) used them, with
-entity heads for the card actions: fitted first to 4,000 of the scripted agent's games, then PPO
-against it with its labels until half the hour, it won 0.337 of 2,000 games against it.
+slower with them. Offline they help a network imitating the scripted agent (held-out agreement
+0.79 against 0.72 without them, `experiments/illimat_imitation.py`; `docs/results/illimat_v0.md`).
 
 With ``play_features=True`` two more pieces end the observation (after the harvest pieces where
 present), 2,904 entries: what each main play of each of the observer's hand cards would do,
@@ -209,14 +202,10 @@ the pending move's card, per field, when it is the observer's. The field actions
 then entities too (``game.action_entities[1]``, each reading its `move_plays` column), so entity
 heads score a field from what the chosen card would do there. They cost searches of every
 hand card's harvests and stockpiles whenever the board or the hand changes (cached per field and
-hand): random play runs about 3x slower than with the harvest pieces alone (raw engine, one core:
-7.1k against 23k decisions/s, 85k with neither; `python3 benchmarks/throughput.py illimat_v0
---config ...`), and the default of that time trained at 3.2k steps/s against 4.7-5.1k. Cloning
-the scripted agent offline (250 of its games, a (256, 256) network with entity heads, 8 passes,
-`experiments/illimat_imitation.py`), the held-out agreement rose from 0.827 (the card 0.752, the
-field 0.787) with the harvest pieces to 0.908 (0.835, 0.945) with these too. The trained default
-before the threat pieces (below) used both: fitted first to 3,000 of the scripted agent's games
-(0.962 held-out agreement), then PPO against it, it won 0.459 of 2,000 games against it.
+hand): random play runs about 3x slower than with the harvest pieces alone (`python3
+benchmarks/throughput.py illimat_v0 --config ...`). Cloning the scripted agent offline, the
+held-out agreement rose from 0.827 with the harvest pieces to 0.908 with these too
+(`docs/results/illimat_v0.md`).
 
 With ``threat_features=True`` two more pieces end the observation (after the play pieces where
 present), 792 entries: what each main play leaves the next player, computed from the public board,
@@ -235,10 +224,8 @@ read it (beside `move_plays`). The searches run on every board a play leaves, ca
 random play runs about 3.1k decisions/s on the raw engine with all three sets of pieces, against
 7.1k without these (same machine as above; an observation costs 0.20 ms on average in games of
 the scripted agent against random or itself, whose random seat crowds the fields;
-`docs/results/illimat_v0.md`). The trained default (``python -m train
-illimat_v0``) uses all three sets: fitted first to the ``lookahead`` bot's scores on 5,000 of its
-games, then PPO against the scripted agent, it wins 0.602 of 2,000 games against the scripted
-agent and every game against random; its checkpoint
+`docs/results/illimat_v0.md`). The trained default (``python -m train illimat_v0``) uses all
+three sets; its checkpoint
 (`agents/checkpoints/illimat_v0.pt`) observes with ``harvest_features=True,
 play_features=True, threat_features=True`` in any game of these rules (`agents.make_policy`).
 
