@@ -1,0 +1,125 @@
+"""Batched Split the Hoard (card_envs.batch.split_the_hoard) against the reference engine.
+
+Positions come from uniformly random play of the reference, every decision of a few games per
+configuration (all 16 decisions and every waiting stage of every effect occur in them); each is
+loaded into the batched engine, which must give back the same snapshot, mask, observations of
+every seat and state vector, bit for bit. CARD_ENVS_BATCH_GAMES / 50 games per configuration (20
+by default)."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import torch
+
+from card_envs import batch
+from card_envs.core.registry import make_game
+from card_envs.games.split_the_hoard.effects import DECISION_NAMES, OVER
+
+pytestmark = pytest.mark.skipif(not batch.has_numba(), reason="numba not installed")
+
+GAMES = max(4, int(os.environ.get("CARD_ENVS_BATCH_GAMES", 1000)) // 50)
+CONFIGS = [{"num_players": 2}, {}, {"num_players": 3, "class_powers": "tiebreak_only"}, {"num_players": 4},
+           {"num_players": 5, "reward": "score"}]
+
+
+def positions(config: dict, games: int, seed: int = 0) -> list:
+    """Every position (the terminal ones included) of `games` random reference games."""
+    game = make_game("split_the_hoard_v0", **config)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(games):
+        state = game.new_state(rng)
+        while True:
+            out.append(state.clone())
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(int(legal[rng.integers(len(legal))]))
+    return out
+
+
+def engine(config: dict, states: list):
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    env = SplitTheHoardBatch(len(states), **config)
+    return env, env.load(states)
+
+
+def first_difference(got: np.ndarray, want: np.ndarray, states: list, layout=None) -> str:
+    rows = np.flatnonzero((got != want).reshape(len(got), -1).any(1))
+    if not rows.size:
+        return ""
+    i = int(rows[0])
+    where = np.flatnonzero(got[i] != want[i])
+    if layout is not None:
+        where = [k for k, sl in layout.slices.items() if any(sl.start <= j < sl.stop for j in where)]
+    return f"{rows.size} positions differ; the first, {i}, at {where}: {states[i].to_json()}"
+
+
+@pytest.fixture(scope="module", params=CONFIGS, ids=str)
+def loaded(request):
+    states = positions(request.param, GAMES)
+    env, out = engine(request.param, states)
+    return request.param, states, env, out
+
+
+def test_positions_cover_every_decision(loaded):
+    config, states, _, _ = loaded
+    seen = {s.decision for s in states}
+    want = set(range(len(DECISION_NAMES)))
+    if config.get("class_powers") == "tiebreak_only":
+        want.discard(DECISION_NAMES.index("scry"))  # the Wizard's power
+    assert seen >= want, f"never asked: {[DECISION_NAMES[d] for d in want - seen]}"
+    assert sum(s.decision == OVER for s in states) == GAMES
+
+
+def test_load_then_state_is_the_same_position(loaded):
+    _, states, env, _ = loaded
+    for i, s in enumerate(states):
+        assert env.to_json(i) == s.to_json(), f"position {i}"
+    for i in range(0, len(states), 97):  # through the reference snapshot loader too
+        assert env.state(i).to_json() == states[i].to_json()
+
+
+def test_acting_seat_and_mask(loaded):
+    _, states, env, out = loaded
+    assert out.seat.tolist() == [s.current_player for s in states]
+    want = np.stack([s.legal_mask() for s in states]).astype(bool)
+    assert not first_difference(out.mask.numpy(), want, states)
+    assert env._terminal().tolist() == [s.is_terminal() for s in states]
+
+
+def test_observation_of_every_seat(loaded):
+    config, states, env, out = loaded
+    layout = states[0].game.observation_layout
+    want = np.stack([s.observation(s.current_player) for s in states])
+    assert out.obs.dtype == torch.float32
+    assert not first_difference(out.obs.numpy(), want, states, layout)
+    every = env.all_seat_observations().numpy()
+    for seat in range(states[0].game.num_players):
+        want = np.stack([s.observation(seat) for s in states])
+        assert not first_difference(every[:, seat], want, states, layout), f"seat {seat}"
+
+
+def test_state_vector(loaded):
+    _, states, env, _ = loaded
+    want = np.stack([s.state_tensor() for s in states])
+    assert not first_difference(env.state_tensors().numpy(), want, states, states[0].game.state_layout)
+
+
+def test_load_refuses_another_configuration():
+    states = positions({"num_players": 2}, 1)[:3]
+    env, _ = engine({"num_players": 2}, states)
+    other = positions({"num_players": 2, "class_powers": "tiebreak_only"}, 1)[:3]
+    with pytest.raises(ValueError, match="load: state 0 is of"):
+        env.load(other)
+
+
+def test_the_engine_runs_on_the_cpu_only():
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    with pytest.raises(ValueError, match="runs on the CPU"):
+        SplitTheHoardBatch(2, device="meta")
