@@ -123,3 +123,50 @@ def test_the_engine_runs_on_the_cpu_only():
 
     with pytest.raises(ValueError, match="runs on the CPU"):
         SplitTheHoardBatch(2, device="meta")
+
+
+def play_side_by_side(config: dict, games: int, batch: int, seed: int) -> int:
+    """Play `games` games (at least) in both engines from reference deals loaded into the batched
+    one, the same uniformly random legal actions in both; at every decision the snapshots, acting
+    seats, masks and observations must be identical, and a game must end in both at once with the
+    same returns and length. A game that ends is redealt by the batched engine and played on from
+    `state(i)`. Returns the number of decisions compared."""
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    game = make_game("split_the_hoard_v0", **config)
+    rng = np.random.default_rng(seed)
+    states = [game.new_state(rng) for _ in range(batch)]
+    env = SplitTheHoardBatch(batch, seed=seed, **config)
+    out = env.load(states)
+    asked = np.zeros(batch, dtype=np.int64)
+    finished = decisions = 0
+    while finished < games:
+        for i, s in enumerate(states):
+            assert env.to_json(i) == s.to_json(), f"game {i} after {asked[i]} decisions"
+        assert out.seat.tolist() == [s.current_player for s in states]
+        masks = np.stack([s.legal_mask() for s in states]).astype(bool)
+        assert not first_difference(out.mask.numpy(), masks, states)
+        want = np.stack([s.observation(s.current_player) for s in states])
+        assert not first_difference(out.obs.numpy(), want, states, game.observation_layout)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        for s, a in zip(states, actions):
+            s.apply(int(a))
+        out = env.step(torch.as_tensor(actions))
+        asked += 1
+        decisions += batch
+        ended = np.array([s.is_terminal() for s in states])
+        assert out.done.numpy().tolist() == ended.tolist()
+        assert out.length.numpy().tolist() == np.where(ended, asked, 0).tolist()
+        want = np.zeros((batch, game.num_players), dtype=np.float32)
+        for i in np.flatnonzero(ended):
+            want[i] = states[i].returns()
+            states[i] = env.state(int(i))  # the batched deal, checked by the reference loader
+            finished += 1
+        assert np.array_equal(out.reward.numpy(), want)
+        asked[ended] = 0
+    return decisions
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_same_games_as_the_reference(config):
+    assert play_side_by_side(config, games=GAMES, batch=16, seed=7) > 0

@@ -39,8 +39,10 @@ not 0. Cards of one name are interchangeable in the rules (every answer names a 
 reference picks among that name's cards by position), so a state converted back by `state(i)`
 (through the reference snapshot, which numbers cards by name) plays the same game.
 
-Requires numba. Done so far (see ``SPLIT_THE_HOARD_WIP.md``): `load`, `state(i)`, the mask, the
-observation and the state vector; the deal is the reference's `new_state`.
+Requires numba. The rules (`split_the_hoard_play`), the mask and the observation
+(`split_the_hoard_kernels`) are kernels; the deal (the reference's `new_state` from a numpy
+generator seeded by the torch one) and the returns (the reference's, through `state(i)`) are
+still Python, once per game (see ``SPLIT_THE_HOARD_WIP.md``).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ import numpy as np
 import torch
 
 from card_envs.batch import split_the_hoard_kernels as K
+from card_envs.batch import split_the_hoard_play as play
 from card_envs.batch.base import BatchGame
 from card_envs.games.split_the_hoard.effects import DECISION_NAMES
 from card_envs.games.split_the_hoard.rules import HAND, PHASE_NAMES, SLOTS, SplitTheHoardState
@@ -255,6 +258,14 @@ class SplitTheHoardBatch(BatchGame):
             elif key == "pos":
                 out[key] = s.pos[i, :row[K.E_NPOS]].tolist()
         return out
+
+    # ----- rules ---------------------------------------------------------------------------------
+    def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
+        play.apply(self.s, self.t, actions.numpy(), active.numpy())
+
+    def _returns(self, rows: torch.Tensor) -> torch.Tensor:
+        """The reference's `returns()` of each finished game, through `state(i)`."""
+        return torch.as_tensor(np.stack([self.state(int(i)).returns() for i in rows]), dtype=torch.float32)
 
     # ----- mask, observation ---------------------------------------------------------------------
     def _mask(self) -> torch.Tensor:

@@ -25,7 +25,8 @@ from card_envs.games.split_the_hoard.encode import TOP
 # Phases of cards and class cards, one code space: the first three are also the round's phases
 # (rules.REVEAL, NEGOTIATE, CLAIM).
 PHASE_CODES = ("reveal", "negotiate", "claim", "negotiate-react", "reaction", "none", "draw2", "deal")
-PH_REVEAL, PH_NEGOTIATE, PH_CLAIM, PH_NEGOTIATE_REACT = 0, 1, 2, 3
+PH_REVEAL, PH_NEGOTIATE, PH_CLAIM, PH_NEGOTIATE_REACT, PH_DRAW2, PH_DEAL = 0, 1, 2, 3, 6, 7
+GAME_OVER = 3  # rules.GAME_OVER, the round phase after CLAIM
 PRIM_CODES = tuple(PRIMITIVES)  # effect primitive -> its index
 (P_GAIN, P_TAKE_COINS, P_TAKE_EACH, P_RECOVER_COINS, P_RECOVER_TREASURE, P_DRAW_TREASURE, P_PICK_TOP, P_PEEK_DECK,
  P_FLIP_COIN, P_EXTRA_DRAW, P_DISCOUNT, P_PRINTED_ONLY, P_REFUSE, P_CANCEL_COIN, P_CANCEL_TREASURE, P_STEAL, P_SWAP,
@@ -40,6 +41,8 @@ K_TAKE_COINS, K_TAKE_EACH, K_RECOVER, K_PICK_TOP, K_ORDER, K_FLIP, K_EXTRA_DRAW,
     range(11)
 EFFECT_STAGES = ("target", "react", "react_check", "next", "pick", "order", "flip", "coin", "take", "give", "slot",
                  "bottom")
+(ST_TARGET, ST_REACT, ST_REACT_CHECK, ST_NEXT, ST_PICK, ST_ORDER, ST_FLIP, ST_COIN, ST_TAKE, ST_GIVE, ST_SLOT,
+ ST_BOTTOM) = range(len(EFFECT_STAGES))
 # Columns of `eff` (int16[B, EFF_FIELDS]); -1 where the kind has no such field.
 EFF_FIELDS = ("kind", "actor", "src", "stage", "n", "target", "optional", "queue", "m", "i", "pay", "take", "give",
               "slot", "npos")
@@ -47,6 +50,7 @@ EFF_FIELDS = ("kind", "actor", "src", "stage", "n", "target", "optional", "queue
  E_NPOS) = range(len(EFF_FIELDS))
 # The round's stages (`stage`), as the reference's strings.
 STAGE_CODES = ("window", "commit", "turns", "refill", "dragon", "over")
+S_WINDOW, S_COMMIT, S_TURNS, S_REFILL, S_DRAGON, S_OVER = range(6)
 # Which seats' cards a react cancels, by effect kind (effects.CANCELS as role codes).
 CANCEL_ROLE = np.array([R_CANCEL_COIN, R_CANCEL_COIN, -1, -1, -1, -1, -1, R_CANCEL_TREASURE, R_CANCEL_TREASURE,
                         R_REFUSE, -1], dtype=np.int8)
@@ -59,7 +63,7 @@ Hoard = namedtuple("Hoard", (
 
 Tables = namedtuple("Tables", (
     "n nn num_cards num_classes num_titles max_rounds powers target0 slot0 draw2 yes done power "
-    "name phase prim arg0 arg1 role cphase cprim carg0 carg1 unit").split())
+    "name phase prim arg0 arg1 role enter cphase cprim carg0 carg1 unit").split())
 
 # Observation / state-vector pieces in the order of `OFFSETS` (-1: not in that layout).
 PIECES = ("decision", "to_move", "phase", "dragon", "classes", "powers_used", "coins", "treasures", "offered",
@@ -99,7 +103,7 @@ def tables(game) -> Tables:
         max_rounds=game.max_rounds, powers=game.powers, target0=game.TARGET0, slot0=game.SLOT0, draw2=game.DRAW2,
         yes=game.YES, done=game.DONE, power=game.POWER,
         name=np.array(cs.NAME, np.int16), phase=np.array([PHASE_CODES.index(p) for p in cs.phase], np.int8),
-        prim=prim, arg0=arg0, arg1=arg1, role=role,
+        prim=prim, arg0=arg0, arg1=arg1, role=role, enter=np.array(cs.enter_trigger, np.bool_),
         cphase=np.array([PHASE_CODES.index(c.phase) for c in classes], np.int8),
         cprim=np.array([PRIM_CODES.index(c.effect[0]) for c in classes], np.int8),
         carg0=np.array([a[0] for a in cargs], np.int16), carg1=np.array([a[1] for a in cargs], np.int16),
@@ -179,13 +183,20 @@ def target_action(t, actor, q) -> int:
 
 
 @njit(cache=True)
-def mark_reactions(s, t, b, q, role, m) -> None:
-    """rules.reactions: q's Treasures (and Sanctuary) that cancel an effect of this role."""
+def reactions(s, t, b, q, role, m) -> int:
+    """rules.reactions: mark in `m` (when given) q's Treasures (and Sanctuary) that cancel an
+    effect of this role; returns how many there are."""
+    count = 0
     for i in range(t.nn):
         if s.tcount[b, q, i] > 0 and t.role[i] == role:
-            m[i] = True
+            count += 1
+            if m is not None:
+                m[i] = True
     if role == R_REFUSE and power_available(s, t, b, q, PH_NEGOTIATE_REACT):
-        m[t.power] = True
+        count += 1
+        if m is not None:
+            m[t.power] = True
+    return count
 
 
 # ----- the legal mask ----------------------------------------------------------------------------
@@ -227,7 +238,7 @@ def effect_mask_row(s, t, b, d, m) -> None:
     kind, actor = e[E_KIND], e[E_ACTOR]
     if d == REACT:
         q = (actor + 1 + e[E_QUEUE]) % t.n if kind == K_TAKE_EACH else e[E_TARGET]
-        mark_reactions(s, t, b, q, CANCEL_ROLE[kind], m)
+        reactions(s, t, b, q, CANCEL_ROLE[kind], m)
         m[t.done] = True
     elif d == TARGET:
         for i in range(1, t.n):
