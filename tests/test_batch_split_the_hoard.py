@@ -170,3 +170,29 @@ def play_side_by_side(config: dict, games: int, batch: int, seed: int) -> int:
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 def test_same_games_as_the_reference(config):
     assert play_side_by_side(config, games=GAMES, batch=16, seed=7) > 0
+
+
+@pytest.mark.parametrize("config", [{"num_players": 2}, {"num_players": 5, "class_powers": "tiebreak_only"}], ids=str)
+def test_differential_check_with_forced_decisions_played(config):
+    """`card_envs.batch.check.differential`, single-choice decisions played unasked in both."""
+    from card_envs.batch.check import differential
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    counts = differential("split_the_hoard_v0", config, games=GAMES, batch=16, seed=3, auto_forced=True,
+                          engine=SplitTheHoardBatch)
+    assert counts["games"] >= GAMES
+
+
+def test_deals_are_reference_positions_from_the_seed():
+    """Every batched deal is a position the reference loader accepts; one seed, one set of deals;
+    every seat gets every class, and every seat is first player, in some deal (shuffled, not fixed)."""
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    env, again = SplitTheHoardBatch(300, seed=5), SplitTheHoardBatch(300, seed=5)
+    deals = [env.state(i).to_json() for i in range(300)]
+    assert deals == [again.to_json(i) for i in range(300)]
+    assert deals != [SplitTheHoardBatch(300, seed=6).to_json(i) for i in range(300)]
+    classes = {(p, d["classes"][p]) for d in deals for p in range(3)}
+    assert len(classes) == 3 * 5
+    assert {d["dragon"] for d in deals} == {0, 1, 2}
+    assert len({tuple(d["hidden_titles"]) for d in deals}) > 250

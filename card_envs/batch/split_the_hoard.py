@@ -55,8 +55,10 @@ import torch
 from card_envs.batch import split_the_hoard_kernels as K
 from card_envs.batch import split_the_hoard_play as play
 from card_envs.batch.base import BatchGame
+from card_envs.core.rewards import rank_returns, score_returns
 from card_envs.games.split_the_hoard.effects import DECISION_NAMES
 from card_envs.games.split_the_hoard.rules import HAND, PHASE_NAMES, SLOTS, SplitTheHoardState
+from card_envs.games.split_the_hoard.scoring import score_game
 
 HAND_MAX = HAND + 1  # the snapshot's bound too
 
@@ -107,10 +109,16 @@ class SplitTheHoardBatch(BatchGame):
 
     # ----- deals and conversions -----------------------------------------------------------------
     def _deal(self, rows: torch.Tensor) -> None:
-        """The reference's deal (`new_state`), from a numpy generator seeded by the torch one."""
-        seed = int(torch.randint(0, 2**62, (1,), generator=self.generator))
-        rng = np.random.default_rng(seed)
-        self._load([self.game.new_state(rng) for _ in range(len(rows))], rows)
+        """Fresh games in `rows`: the reference's shuffles (the deck, the hidden Titles, the
+        classes, the first player) drawn from the torch generator, then the kernel deals."""
+        m, gen, cs = len(rows), self.generator, self.game.cards
+
+        def permutations(size: int) -> np.ndarray:
+            return torch.rand(m, size, generator=gen, dtype=torch.float64).argsort(1).numpy()
+
+        deck, titles, classes = permutations(cs.num_cards), permutations(len(cs.hidden)), permutations(len(cs.classes))
+        dragon = torch.randint(0, self.num_players, (m,), generator=gen).numpy()
+        play.deal(self.s, self.t, rows.numpy(), deck, titles, classes, dragon)
 
     def _load(self, states: Sequence[SplitTheHoardState], rows: torch.Tensor) -> None:
         for state, b in zip(states, rows.tolist()):
@@ -264,8 +272,18 @@ class SplitTheHoardBatch(BatchGame):
         play.apply(self.s, self.t, actions.numpy(), active.numpy())
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
-        """The reference's `returns()` of each finished game, through `state(i)`."""
-        return torch.as_tensor(np.stack([self.state(int(i)).returns() for i in rows]), dtype=torch.float32)
+        """The returns of each finished game, by the reference's scoring (`scoring.score_game`,
+        then `SplitTheHoardState.returns`'s ranking) of its Hauls."""
+        g, s = self.game, self.s
+        out = np.zeros((len(rows), self.num_players), dtype=np.float32)
+        for j, b in enumerate(rows.tolist()):
+            board = score_game(s.tcount[b].tolist(), s.coins_len[b].tolist(), s.classes[b].tolist(),
+                               s.titles[b].tolist(), g.cards, g.starting_title_vp)
+            if g.reward == "score":
+                out[j] = score_returns([x["total"] for x in board], g.max_score)
+            else:  # ranked by VP, then Coins; a tie of both is a shared place
+                out[j] = rank_returns([x["total"] * 1000 + x["coins"] for x in board])
+        return torch.from_numpy(out)
 
     # ----- mask, observation ---------------------------------------------------------------------
     def _mask(self) -> torch.Tensor:

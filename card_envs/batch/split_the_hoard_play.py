@@ -8,6 +8,7 @@ pile keeps the reference's list order, so the same cards move where the referenc
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from card_envs.batch.split_the_hoard_kernels import (
@@ -22,7 +23,7 @@ from card_envs.batch.split_the_hoard_kernels import (
 from card_envs.games.split_the_hoard.effects import (
     BUY_SLOT, COMMIT_CARD, COMMIT_COINS, DEAL, EXTRA_COIN, FLIP, GIVE, ORDER, OVER, PICK, PRIORITY, REACT, RECOVER,
     SCRY, TAKE, TARGET, TURN)
-from card_envs.games.split_the_hoard.rules import CLAIM, HAND, NEGOTIATE, REVEAL, SLOTS
+from card_envs.games.split_the_hoard.rules import CLAIM, HAND, NEGOTIATE, REVEAL, SLOTS, STARTING_COINS
 
 
 # ----- card movements (rules.SplitTheHoardState's) ------------------------------------------------
@@ -734,3 +735,45 @@ def apply(s, t, actions, active) -> None:
     for b in range(actions.shape[0]):
         if active[b]:
             apply_row(s, t, b, actions[b])
+
+
+# ----- the deal (game.SplitTheHoardGame.new_state) -----------------------------------------------------
+@njit(cache=True)
+def clear_row(s, b) -> None:
+    """Game b as a new reference State: empty piles, no effect, no decision yet."""
+    s.deck_len[b] = s.cdisc_len[b] = s.tdisc_len[b] = s.tdeck_len[b] = 0
+    s.coins_len[b] = s.treas_len[b] = s.hand_len[b] = s.added_len[b] = 0
+    s.tcount[b] = s.known[b] = 0
+    s.offer[b] = s.eff[b] = -1
+    s.power_used[b] = False
+    s.flipped[b] = s.end_flag[b] = s.printed_only[b] = s.acted[b] = False
+    s.dragon_taker[b] = -1
+    s.phase[b] = s.stage[b] = s.round[b] = s.decision[b] = s.cur[b] = 0
+    s.deals_len[b] = s.prio[b] = s.passes[b] = s.commit_i[b] = s.commit_slot[b] = s.turn_i[b] = 0
+    s.discount[b] = s.discount_floor[b] = s.refused_len[b] = s.refill_len[b] = 0
+    s.actions_left[b] = 1
+
+
+@njit(cache=True)
+def deal(s, t, rows, deck, titles, classes, dragon) -> None:
+    """Deal game rows[i] from row i of the shuffles: `deck` (the deck, bottom .. top), `titles`
+    and `classes` (permutations; seat p gets the (p+1)-th last Title and the p-th class) and
+    `dragon` (the first player); then the first Reveal up to its first decision."""
+    n, T = t.n, titles.shape[1]
+    for i in range(rows.shape[0]):
+        b = rows[i]
+        clear_row(s, b)
+        s.deck[b] = deck[i]
+        s.deck_len[b] = deck.shape[1]
+        for p in range(n):
+            s.titles[b, p] = titles[i, T - 1 - p]
+            s.classes[b, p] = classes[i, p]
+        s.tdeck_len[b] = T - n
+        s.tdeck[b, :T - n] = np.sort(titles[i, :T - n])
+        for p in range(n):
+            for _ in range(STARTING_COINS):
+                s.deck_len[b] -= 1
+                add_coin(s, b, p, s.deck[b, s.deck_len[b]])
+        s.dragon[b] = dragon[i]
+        start_round(s, t, b)
+        advance(s, t, b)
