@@ -8,6 +8,7 @@ by default)."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -196,3 +197,23 @@ def test_deals_are_reference_positions_from_the_seed():
     assert len(classes) == 3 * 5
     assert {d["dragon"] for d in deals} == {0, 1, 2}
     assert len({tuple(d["hidden_titles"]) for d in deals}) > 250
+
+
+def test_same_games_with_another_cards_file(tmp_path):
+    """The card list is data for the batched engine too: more than 127 cards, a FLIP_COIN of 3,
+    a DISCOUNT with a floor, a second Deal-like card, another class power."""
+    from card_envs.games.split_the_hoard.cards import DEFAULT_CARDS
+
+    data = json.loads(DEFAULT_CARDS.read_text())
+    rows = {row["name"]: row for row in data["hoard"]}
+    rows["Emerald"]["copies"] = rows["Ruby"]["copies"] = 20
+    rows["Ancient Scroll"]["effect"] = ["FLIP_COIN", 3]
+    rows["Bribe"]["effect"] = ["DISCOUNT", 3, 1]
+    data["hoard"].append({"name": "Golden Goose", "copies": 4, "rank": None, "modifier": False, "vp": 1,
+                          "condition": None, "phase": "reaction", "effect": ["GAIN", 2], "trigger": "enter_haul"})
+    data["classes"][0]["effect"] = ["DRAW_TREASURE", 1]
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(data))
+    config = {"num_players": 4, "cards": str(path)}
+    assert make_game("split_the_hoard_v0", **config).cards.num_cards > 127
+    assert play_side_by_side(config, games=max(4, GAMES // 2), batch=8, seed=9) > 0
