@@ -39,10 +39,11 @@ not 0. Cards of one name are interchangeable in the rules (every answer names a 
 reference picks among that name's cards by position), so a state converted back by `state(i)`
 (through the reference snapshot, which numbers cards by name) plays the same game.
 
-Requires numba. The rules (`split_the_hoard_play`), the mask and the observation
-(`split_the_hoard_kernels`) are kernels; the deal (the reference's `new_state` from a numpy
-generator seeded by the torch one) and the returns (the reference's, through `state(i)`) are
-still Python, once per game (see ``SPLIT_THE_HOARD_WIP.md``).
+Requires numba. Kernels: the rules (`split_the_hoard_play`, `split_the_hoard_effects`: every
+decision, effect and phase, the forced decisions of ``auto_forced``, the deal after its
+shuffles), the mask and the observation (`split_the_hoard_kernels`). Python, once per game: the
+shuffles of a deal (torch) and the returns (the reference's `score_game` on the Hauls). Not
+registered in `card_envs.batch.ENGINES` yet (see ``SPLIT_THE_HOARD_WIP.md``).
 """
 
 from __future__ import annotations
@@ -270,6 +271,13 @@ class SplitTheHoardBatch(BatchGame):
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
         play.apply(self.s, self.t, actions.numpy(), active.numpy())
+
+    def _play_forced(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """Each game plays its own single-choice decisions in one kernel call (see the base class)."""
+        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+        ended = np.empty(self.batch_size, dtype=np.bool_)
+        play.play_forced(self.s, self.t, mask, ended)
+        return torch.from_numpy(mask), torch.from_numpy(ended)
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The returns of each finished game, by the reference's scoring (`scoring.score_game`,
