@@ -24,7 +24,7 @@ from card_envs.games.split_the_hoard.rules import SLOTS
 
 
 # ----- card movements (rules.SplitTheHoardState's) ------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw(s, b) -> int:
     size = s.deck_len[b]
     if size > 0:
@@ -34,13 +34,13 @@ def draw(s, b) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_coin(s, b, p, c) -> None:
     s.coins[b, p, s.coins_len[b, p]] = c
     s.coins_len[b, p] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gain(s, b, p, k) -> None:
     for _ in range(k):
         c = draw(s, b)
@@ -49,7 +49,7 @@ def gain(s, b, p, k) -> None:
         add_coin(s, b, p, c)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_coin_at(s, b, p, i) -> int:
     c = s.coins[b, p, i]
     size = s.coins_len[b, p] - 1
@@ -59,7 +59,7 @@ def remove_coin_at(s, b, p, i) -> int:
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_coins(s, b, src, dst, k) -> None:
     """Up to k Coins, newest first, from src's Haul to dst's."""
     for _ in range(min(k, s.coins_len[b, src])):
@@ -67,7 +67,7 @@ def move_coins(s, b, src, dst, k) -> None:
         add_coin(s, b, dst, s.coins[b, src, s.coins_len[b, src]])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_treasure(s, t, b, p, c) -> None:
     """A Treasure enters p's Haul (sorted by card id); a Deal-like card queues its trigger."""
     s.known[b, c] = 0
@@ -85,7 +85,7 @@ def add_treasure(s, t, b, p, c) -> None:
         s.deals_len[b] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_treasure(s, t, b, p, c) -> None:
     size = s.treas_len[b, p] - 1
     j = 0
@@ -97,7 +97,7 @@ def remove_treasure(s, t, b, p, c) -> None:
     s.tcount[b, p, t.name[c]] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def find_treasure(s, t, b, p, x) -> int:
     for j in range(s.treas_len[b, p]):
         if t.name[s.treas[b, p, j]] == x:
@@ -105,7 +105,7 @@ def find_treasure(s, t, b, p, x) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_treasure(s, t, b, p, x) -> None:
     c = find_treasure(s, t, b, p, x)
     remove_treasure(s, t, b, p, c)
@@ -113,13 +113,13 @@ def discard_treasure(s, t, b, p, x) -> None:
     s.tdisc_len[b] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_hand(s, b, p, c) -> None:
     s.hand[b, p, s.hand_len[b, p]] = c
     s.hand_len[b, p] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_hand(s, t, b, p, x) -> int:
     """The first card of name x in p's hand, taken out."""
     j = 0
@@ -133,7 +133,7 @@ def remove_hand(s, t, b, p, x) -> int:
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def look_at_deck(s, b, p, m) -> None:
     """p sees the top m cards; the others lose track of them."""
     size = s.deck_len[b]
@@ -163,7 +163,7 @@ def look_at_coins(s, b, p, k) -> None:
     s.eff[b, E_NPOS] = count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def use_reaction(s, t, b, q, a) -> None:
     if a == t.power:
         s.power_used[b, q] = True
@@ -171,7 +171,7 @@ def use_reaction(s, t, b, q, a) -> None:
         discard_treasure(s, t, b, q, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def complete_purchase(s, t, b, buyer, seller, k) -> None:
     move_coins(s, b, buyer, seller, price(s, b, seller, k))
     for j in range(s.added_len[b, seller, k]):
@@ -186,13 +186,13 @@ def complete_purchase(s, t, b, buyer, seller, k) -> None:
 
 
 # ----- effects (effects.py) ------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_eff(s, b, kind, actor, src, stage) -> None:
     s.eff[b, :] = -1
     s.eff[b, E_KIND], s.eff[b, E_ACTOR], s.eff[b, E_SRC], s.eff[b, E_STAGE] = kind, actor, src, stage
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_coins(s, b, actor, count, src, optional) -> None:
     set_eff(s, b, K_TAKE_COINS, actor, src, ST_TARGET)
     s.eff[b, E_N], s.eff[b, E_OPTIONAL] = count, 1 if optional else 0
@@ -262,13 +262,13 @@ def start(s, t, b, actor, prim, arg0, arg1, src) -> None:
         set_eff(s, b, K_SCRY, actor, src, ST_BOTTOM)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_class(s, t, b, p) -> None:
     c = s.classes[b, p]
     start(s, t, b, p, t.cprim[c], t.carg0[c], t.carg1[c], -1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_card(s, t, b, p, x) -> None:
     start(s, t, b, p, t.prim[x], t.arg0[x], t.arg1[x], x)
 

@@ -119,7 +119,7 @@ def others_with_treasures(s, t, b, actor) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def usable(s, t, b, actor, prim, arg0, src) -> bool:
     """effects.usable: can this ability do what it must (`src`: its Treasure's name, -1 a class power)?"""
     if prim == P_RECOVER_TREASURE:
@@ -136,7 +136,7 @@ def usable(s, t, b, actor, prim, arg0, src) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_available(s, t, b, p, phase) -> bool:
     if not t.powers or s.power_used[b, p]:
         return False
@@ -144,7 +144,7 @@ def power_available(s, t, b, p, phase) -> bool:
     return t.cphase[c] == phase and usable(s, t, b, p, t.cprim[c], t.carg0[c], -1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ability_options(s, t, b, p, phase, m) -> int:
     """Mark in `m` (when given) p's abilities usable now in `phase`; returns how many there are."""
     count = 0
@@ -167,7 +167,7 @@ def price(s, b, seller, k) -> int:
     return max(min(full, s.discount_floor[b]), full - d) if d else full
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def buyable(s, b, buyer, seller, k) -> bool:
     if s.offer[b, seller, k] < 0:
         return False
@@ -182,7 +182,7 @@ def target_action(t, actor, q) -> int:
     return t.target0 + (q - actor) % t.n - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reactions(s, t, b, q, role, m) -> int:
     """rules.reactions: mark in `m` (when given) q's Treasures (and Sanctuary) that cancel an
     effect of this role; returns how many there are."""
@@ -200,7 +200,7 @@ def reactions(s, t, b, q, role, m) -> int:
 
 
 # ----- the legal mask ----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mask_row(s, t, b, m) -> None:
     m[:] = False
     d, p = s.decision[b], s.cur[b]
@@ -231,7 +231,7 @@ def mask_row(s, t, b, m) -> None:
         effect_mask_row(s, t, b, d, m)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def effect_mask_row(s, t, b, d, m) -> None:
     """effects.legal: the answers to the decision `d` of the effect in progress."""
     e = s.eff[b]
@@ -280,84 +280,92 @@ def mask(s, t, out) -> None:
 
 
 # ----- observation and full state ---------------------------------------------------------------
-@njit(cache=True)
-def encode_row(s, t, o, b, p, full, acc) -> None:
+@njit(cache=True, inline="always")
+def add(acc, touched, i, w) -> None:
+    """acc[i] += w, remembering i (touched[0] counts the indices in touched[1:])."""
+    acc[i] += w
+    touched[0] += 1
+    touched[touched[0]] = i
+
+
+@njit(cache=True, inline="always")
+def encode_row(s, t, o, b, p, full, acc, touched) -> None:
     """encode.Encoder._encode of game b for observer p (`full`: the state vector, p = 0) into the
-    float64 scratch `acc`, weight by weight in the reference's order of addition per index."""
+    float64 scratch `acc` (all zeros), weight by weight in the reference's order of addition per
+    index; `touched` lists the indices written (see `add`)."""
     n, nn, unit = t.n, t.nn, t.unit
     per_card = 1.0 / t.num_cards
     name = t.name
     bit = 1 << p
-    acc[:] = 0.0
     d = s.decision[b]
     if d != OVER:
-        acc[o[O_DECISION] + d] += 1.0
-        acc[o[O_TO_MOVE] + (s.cur[b] - p) % n] += 1.0
-        acc[o[O_PHASE] + s.phase[b]] += 1.0
-    acc[o[O_DRAGON] + (s.dragon[b] - p) % n] += 1.0
+        add(acc, touched, o[O_DECISION] + d, 1.0)
+        add(acc, touched, o[O_TO_MOVE] + (s.cur[b] - p) % n, 1.0)
+        add(acc, touched, o[O_PHASE] + s.phase[b], 1.0)
+    add(acc, touched, o[O_DRAGON] + (s.dragon[b] - p) % n, 1.0)
     if s.dragon_taker[b] >= 0:
-        acc[o[O_DRAGON_TAKER] + (s.dragon_taker[b] - p) % n] += 1.0
+        add(acc, touched, o[O_DRAGON_TAKER] + (s.dragon_taker[b] - p) % n, 1.0)
     for q in range(n):
         r = (q - p) % n
-        acc[o[O_CLASSES] + r * t.num_classes + s.classes[b, q]] += 1.0
+        add(acc, touched, o[O_CLASSES] + r * t.num_classes + s.classes[b, q], 1.0)
         if s.power_used[b, q]:
-            acc[o[O_POWERS_USED] + r] += 1.0
-        acc[o[O_COINS] + r] += s.coins_len[b, q] * per_card
+            add(acc, touched, o[O_POWERS_USED] + r, 1.0)
+        add(acc, touched, o[O_COINS] + r, s.coins_len[b, q] * per_card)
         for j in range(s.treas_len[b, q]):
-            acc[o[O_TREASURES] + r * nn + name[s.treas[b, q, j]]] += unit
+            add(acc, touched, o[O_TREASURES] + r * nn + name[s.treas[b, q, j]], unit)
         visible = full or s.flipped[b] or q == p
         for k in range(3):
             c = s.offer[b, q, k]
             if c < 0:
                 continue
-            acc[o[O_OFFERED] + r * 3 + k] += 1.0
+            add(acc, touched, o[O_OFFERED] + r * 3 + k, 1.0)
             if visible:
-                acc[o[O_OFFERS] + (r * 3 + k) * nn + name[c]] += 1.0
-                acc[o[O_OFFER_COINS] + r * 3 + k] += s.added_len[b, q, k] * per_card
+                add(acc, touched, o[O_OFFERS] + (r * 3 + k) * nn + name[c], 1.0)
+                add(acc, touched, o[O_OFFER_COINS] + r * 3 + k, s.added_len[b, q, k] * per_card)
         if full:
             for j in range(s.hand_len[b, q]):
-                acc[o[O_HANDS] + q * nn + name[s.hand[b, q, j]]] += unit
-            acc[o[O_HIDDEN_TITLES] + q * t.num_titles + s.titles[b, q]] += 1.0
+                add(acc, touched, o[O_HANDS] + q * nn + name[s.hand[b, q, j]], unit)
+            add(acc, touched, o[O_HIDDEN_TITLES] + q * t.num_titles + s.titles[b, q], 1.0)
             for j in range(s.coins_len[b, q]):
-                acc[o[O_HELD] + q * nn + name[s.coins[b, q, j]]] += unit
+                add(acc, touched, o[O_HELD] + q * nn + name[s.coins[b, q, j]], unit)
             for k in range(3):
                 for j in range(s.added_len[b, q, k]):
-                    acc[o[O_HELD] + q * nn + name[s.added[b, q, k, j]]] += unit
+                    add(acc, touched, o[O_HELD] + q * nn + name[s.added[b, q, k, j]], unit)
         elif q == p:
             for j in range(s.hand_len[b, q]):
-                acc[o[O_HAND] + name[s.hand[b, q, j]]] += unit
+                add(acc, touched, o[O_HAND] + name[s.hand[b, q, j]], unit)
     size = s.deck_len[b]
     if full:
         for j in range(min(TOP, size)):
-            acc[o[O_DECK_TOP] + j * nn + name[s.deck[b, size - 1 - j]]] += 1.0
+            add(acc, touched, o[O_DECK_TOP] + j * nn + name[s.deck[b, size - 1 - j]], 1.0)
         for j in range(size):
-            acc[o[O_DECK] + name[s.deck[b, j]]] += unit
+            add(acc, touched, o[O_DECK] + name[s.deck[b, j]], unit)
         for j in range(s.cdisc_len[b]):
-            acc[o[O_COIN_DISCARD] + name[s.cdisc[b, j]]] += unit
+            add(acc, touched, o[O_COIN_DISCARD] + name[s.cdisc[b, j]], unit)
     else:
-        acc[o[O_HIDDEN_TITLE] + s.titles[b, p]] += 1.0
-        _seen_cards(s, t, o, b, p, bit, acc)
-    acc[o[O_DECK_SIZE]] += size * per_card
-    acc[o[O_COIN_DISCARD_SIZE]] += s.cdisc_len[b] * per_card
+        add(acc, touched, o[O_HIDDEN_TITLE] + s.titles[b, p], 1.0)
+        _seen_cards(s, t, o, b, p, bit, acc, touched)
+    add(acc, touched, o[O_DECK_SIZE], size * per_card)
+    add(acc, touched, o[O_COIN_DISCARD_SIZE], s.cdisc_len[b] * per_card)
     for j in range(s.tdisc_len[b]):
-        acc[o[O_TREASURE_DISCARD] + name[s.tdisc[b, j]]] += unit
-    acc[o[O_ROUND]] += min(s.round[b], t.max_rounds) / t.max_rounds
+        add(acc, touched, o[O_TREASURE_DISCARD] + name[s.tdisc[b, j]], unit)
+    add(acc, touched, o[O_ROUND], min(s.round[b], t.max_rounds) / t.max_rounds)
     if s.end_flag[b]:
-        acc[o[O_END_TRIGGERED]] += 1.0
+        add(acc, touched, o[O_END_TRIGGERED], 1.0)
     if s.phase[b] == PH_NEGOTIATE:
-        acc[o[O_TURN]] += min(s.actions_left[b], 3) / 3
-        acc[o[O_TURN] + 1] += min(s.discount[b], 6) / 6
+        add(acc, touched, o[O_TURN], min(s.actions_left[b], 3) / 3)
+        add(acc, touched, o[O_TURN] + 1, min(s.discount[b], 6) / 6)
         if s.printed_only[b]:
-            acc[o[O_TURN] + 2] += 1.0
-        acc[o[O_TURN] + 3] += min(s.discount_floor[b], 6) / 6
+            add(acc, touched, o[O_TURN] + 2, 1.0)
+        add(acc, touched, o[O_TURN] + 3, min(s.discount_floor[b], 6) / 6)
         for j in range(s.refused_len[b]):
             code = s.refused[b, j]
-            acc[o[O_REFUSED] + ((code // 3 - p) % n) * 3 + code % 3] += 1.0
-    _effect_pieces(s, t, o, b, p, acc)
+            add(acc, touched, o[O_REFUSED] + ((code // 3 - p) % n) * 3 + code % 3, 1.0)
+    _effect_pieces(s, t, o, b, p, acc, touched)
 
 
-@njit(cache=True)
-def _seen_cards(s, t, o, b, p, bit, acc) -> None:
+@njit(cache=True, inline="always")
+def _seen_cards(s, t, o, b, p, bit, acc, touched) -> None:
     """encode.Encoder._seen_card for every face-down card p knows, pile by pile (a card lies in one
     place; all the weights one index receives are equal, so the order of piles changes no sum)."""
     n, nn, unit, name, known = t.n, t.nn, t.unit, t.name, s.known[b]
@@ -367,64 +375,72 @@ def _seen_cards(s, t, o, b, p, bit, acc) -> None:
         if known[c] & bit:
             depth = size - 1 - j
             if depth < TOP:
-                acc[o[O_DECK_TOP] + depth * nn + name[c]] += 1.0
-            acc[o[O_SEEN_DECK] + name[c]] += unit
+                add(acc, touched, o[O_DECK_TOP] + depth * nn + name[c], 1.0)
+            add(acc, touched, o[O_SEEN_DECK] + name[c], unit)
     for j in range(s.cdisc_len[b]):
         c = s.cdisc[b, j]
         if known[c] & bit:
-            acc[o[O_SEEN_COIN_DISCARD] + name[c]] += unit
+            add(acc, touched, o[O_SEEN_COIN_DISCARD] + name[c], unit)
     for q in range(n):
         base = o[O_SEEN_HELD] + ((q - p) % n) * nn
         if q != p:
             for j in range(s.hand_len[b, q]):
                 c = s.hand[b, q, j]
                 if known[c] & bit:
-                    acc[base + name[c]] += unit
+                    add(acc, touched, base + name[c], unit)
             for k in range(3):
                 c = s.offer[b, q, k]
                 if c >= 0 and known[c] & bit:
-                    acc[base + name[c]] += unit
+                    add(acc, touched, base + name[c], unit)
         for j in range(s.coins_len[b, q]):
             c = s.coins[b, q, j]
             if known[c] & bit:
-                acc[base + name[c]] += unit
+                add(acc, touched, base + name[c], unit)
         for k in range(3):
             for j in range(s.added_len[b, q, k]):
                 c = s.added[b, q, k, j]
                 if known[c] & bit:
-                    acc[base + name[c]] += unit
+                    add(acc, touched, base + name[c], unit)
 
 
-@njit(cache=True)
-def _effect_pieces(s, t, o, b, p, acc) -> None:
+@njit(cache=True, inline="always")
+def _effect_pieces(s, t, o, b, p, acc, touched) -> None:
     n = t.n
     e = s.eff[b]
     card = -1
     if e[E_KIND] >= 0:
         card = e[E_SRC]
-        acc[o[O_EFFECT_SEATS] + (e[E_ACTOR] - p) % n] += 1.0
+        add(acc, touched, o[O_EFFECT_SEATS] + (e[E_ACTOR] - p) % n, 1.0)
         target = e[E_TARGET]
         if target >= 0:
-            acc[o[O_EFFECT_SEATS] + n + (target - p) % n] += 1.0
+            add(acc, touched, o[O_EFFECT_SEATS] + n + (target - p) % n, 1.0)
         if e[E_KIND] == K_BUY and e[E_SLOT] >= 0:
             card = t.name[s.offer[b, target, e[E_SLOT]]]
-            acc[o[O_EFFECT_SLOT] + e[E_SLOT]] += 1.0
+            add(acc, touched, o[O_EFFECT_SLOT] + e[E_SLOT], 1.0)
         if e[E_TAKE] >= 0:
-            acc[o[O_EFFECT_TAKE] + t.name[e[E_TAKE]]] += 1.0
+            add(acc, touched, o[O_EFFECT_TAKE] + t.name[e[E_TAKE]], 1.0)
         if e[E_GIVE] >= 0:
-            acc[o[O_EFFECT_GIVE] + t.name[e[E_GIVE]]] += 1.0
+            add(acc, touched, o[O_EFFECT_GIVE] + t.name[e[E_GIVE]], 1.0)
     elif s.deals_len[b] > 0 and s.decision[b] != OVER:
         card = t.name[s.deals[b, 0, 1]]
     if card >= 0:
-        acc[o[O_EFFECT_CARD] + card] += 1.0
+        add(acc, touched, o[O_EFFECT_CARD] + card, 1.0)
 
 
 @njit(cache=True)
 def encode(s, t, o, seat, full, out) -> None:
     """out[b] = game b's observation by seat[b] (`full`: its state vector; seat unused), float32
-    of the float64 sums, capped at 1 (as the reference's bincount, astype, minimum)."""
+    of the float64 sums, capped at 1 (as the reference's bincount, astype, minimum). Only the
+    indices written are converted and cleared again: an observation is mostly zeros."""
     acc = np.zeros(out.shape[1], np.float64)
+    touched = np.zeros(1 + out.shape[1] + 4 * t.num_cards, np.int64)  # [count, indices...]
     for b in range(out.shape[0]):
-        encode_row(s, t, o, b, 0 if full else seat[b], full, acc)
-        for j in range(out.shape[1]):
-            out[b, j] = min(np.float32(acc[j]), np.float32(1.0))
+        touched[0] = 0
+        encode_row(s, t, o, b, 0 if full else seat[b], full, acc, touched)
+        row = out[b]
+        row[:] = 0.0
+        for j in range(1, touched[0] + 1):
+            i = touched[j]
+            row[i] = min(np.float32(acc[i]), np.float32(1.0))
+        for j in range(1, touched[0] + 1):
+            acc[touched[j]] = 0.0

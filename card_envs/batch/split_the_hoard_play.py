@@ -24,13 +24,13 @@ from card_envs.games.split_the_hoard.rules import CLAIM, HAND, NEGOTIATE, REVEAL
 
 
 # ----- the phases (rules.py) ---------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_turn(s, b) -> None:
     s.actions_left[b], s.discount[b], s.discount_floor[b] = 1, 0, 0
     s.printed_only[b], s.refused_len[b], s.acted[b] = False, 0, False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_window(s, b, stage) -> None:
     s.stage[b], s.prio[b], s.passes[b] = stage, s.dragon[b], 0
 
@@ -132,7 +132,7 @@ def start_claim(s, t, b) -> None:
     s.stage[b] = S_REFILL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ask(s, b, p, decision) -> bool:
     s.cur[b], s.decision[b] = p, decision
     return True
@@ -247,7 +247,7 @@ def advance(s, t, b) -> None:
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pop_deal(s, b) -> None:
     s.deals_len[b] -= 1
     for j in range(s.deals_len[b]):
