@@ -155,7 +155,7 @@ def window(s, t, b, phase, after) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def drive(s, t, b) -> bool:
     """rules._drive: one step of the phase in progress; True when it set a decision."""
     n = t.n
@@ -216,7 +216,7 @@ def drive(s, t, b) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance(s, t, b) -> None:
     """rules._advance: everything that needs no decision, up to the next decision or the end."""
     while True:
@@ -255,7 +255,7 @@ def pop_deal(s, b) -> None:
 
 
 # ----- applying a decision (rules.apply) -------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def use(s, t, b, p, a) -> None:
     """An ability: discard the Treasure (or spend the class power), then its effect."""
     if a == t.power:
@@ -266,7 +266,7 @@ def use(s, t, b, p, a) -> None:
         start_card(s, t, b, p, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn(s, t, b, p, a) -> None:
     if a == t.draw2:
         gain(s, b, p, 2)
@@ -280,7 +280,7 @@ def turn(s, t, b, p, a) -> None:
         use(s, t, b, p, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_row(s, t, b, a) -> None:
     d, p = s.decision[b], s.cur[b]
     if d == PRIORITY:
