@@ -38,10 +38,11 @@ def _mismatch(what: str, layout, got: np.ndarray, want: np.ndarray, rows: np.nda
 
 def differential(env_id: str, config: dict[str, Any] | None = None, games: int = 1000, batch: int = 256,
                  device: str = "cpu", seed: int = 0, backend: str = "auto",
-                 auto_forced: bool = False) -> dict[str, int]:
+                 auto_forced: bool = False, engine: type | None = None) -> dict[str, int]:
     """Play `games` games in both engines (at least; B run together); raises AssertionError on the
     first difference. With `auto_forced`, both play single-choice decisions unasked (as
-    `VectorGames` does). Returns counts: games, decisions."""
+    `VectorGames` does). `engine`: a `BatchGame` class to check instead of `make`'s (an engine
+    not registered yet; `backend` is then unused). Returns counts: games, decisions."""
     config = config or {}
     game = make_game(env_id, **config)
     rng = np.random.default_rng(seed)
@@ -51,7 +52,10 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
         return state
 
     states = [play_forced(game.new_state(rng)) for _ in range(batch)]
-    env = make(env_id, batch, device=device, seed=seed, backend=backend, auto_forced=auto_forced, **config)
+    if engine is None:
+        env = make(env_id, batch, device=device, seed=seed, backend=backend, auto_forced=auto_forced, **config)
+    else:
+        env = engine(batch, device=device, seed=seed, auto_forced=auto_forced, **config)
     out = env.load(states)
     finished = decisions = step = 0
     asked = np.zeros(batch, dtype=np.int64)  # decisions asked in each reference game

@@ -1,0 +1,221 @@
+"""Batched Split the Hoard (card_envs.batch.split_the_hoard) against the reference engine.
+
+Positions come from uniformly random play of the reference, every decision of 20 games per
+configuration (all 16 decisions and every waiting stage of every effect occur in them); each is
+loaded into the batched engine, which must give back the same snapshot, mask, observations of
+every seat and state vector, bit for bit. Then both engines play the same random games side by
+side: CARD_ENVS_BATCH_GAMES / 50 games per configuration (20 by default);
+`card_envs.batch.SPLIT_THE_HOARD_WIP.md` lists the longer runs."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+import torch
+
+from card_envs import batch
+from card_envs.core.registry import make_game
+from card_envs.games.split_the_hoard.effects import DECISION_NAMES, OVER
+
+pytestmark = pytest.mark.skipif(not batch.has_numba(), reason="numba not installed")
+
+GAMES = max(4, int(os.environ.get("CARD_ENVS_BATCH_GAMES", 1000)) // 50)
+POSITION_GAMES = 20  # enough for every decision to occur (test_positions_cover_every_decision)
+CONFIGS = [{"num_players": 2}, {}, {"num_players": 3, "class_powers": "tiebreak_only"}, {"num_players": 4},
+           {"num_players": 5, "reward": "score"}]
+
+
+def positions(config: dict, games: int, seed: int = 0) -> list:
+    """Every position (the terminal ones included) of `games` random reference games."""
+    game = make_game("split_the_hoard_v0", **config)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(games):
+        state = game.new_state(rng)
+        while True:
+            out.append(state.clone())
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply(int(legal[rng.integers(len(legal))]))
+    return out
+
+
+def engine(config: dict, states: list):
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    env = SplitTheHoardBatch(len(states), **config)
+    return env, env.load(states)
+
+
+def first_difference(got: np.ndarray, want: np.ndarray, states: list, layout=None) -> str:
+    rows = np.flatnonzero((got != want).reshape(len(got), -1).any(1))
+    if not rows.size:
+        return ""
+    i = int(rows[0])
+    where = np.flatnonzero(got[i] != want[i])
+    if layout is not None:
+        where = [k for k, sl in layout.slices.items() if any(sl.start <= j < sl.stop for j in where)]
+    return f"{rows.size} positions differ; the first, {i}, at {where}: {states[i].to_json()}"
+
+
+@pytest.fixture(scope="module", params=CONFIGS, ids=str)
+def loaded(request):
+    states = positions(request.param, POSITION_GAMES)
+    env, out = engine(request.param, states)
+    return request.param, states, env, out
+
+
+def test_positions_cover_every_decision(loaded):
+    config, states, _, _ = loaded
+    seen = {s.decision for s in states}
+    want = set(range(len(DECISION_NAMES)))
+    if config.get("class_powers") == "tiebreak_only":
+        want.discard(DECISION_NAMES.index("scry"))  # the Wizard's power
+    assert seen >= want, f"never asked: {[DECISION_NAMES[d] for d in want - seen]}"
+    assert sum(s.decision == OVER for s in states) == POSITION_GAMES
+
+
+def test_load_then_state_is_the_same_position(loaded):
+    _, states, env, _ = loaded
+    for i, s in enumerate(states):
+        assert env.to_json(i) == s.to_json(), f"position {i}"
+    for i in range(0, len(states), 97):  # through the reference snapshot loader too
+        assert env.state(i).to_json() == states[i].to_json()
+
+
+def test_acting_seat_and_mask(loaded):
+    _, states, env, out = loaded
+    assert out.seat.tolist() == [s.current_player for s in states]
+    want = np.stack([s.legal_mask() for s in states]).astype(bool)
+    assert not first_difference(out.mask.numpy(), want, states)
+    assert env._terminal().tolist() == [s.is_terminal() for s in states]
+
+
+def test_observation_of_every_seat(loaded):
+    config, states, env, out = loaded
+    layout = states[0].game.observation_layout
+    want = np.stack([s.observation(s.current_player) for s in states])
+    assert out.obs.dtype == torch.float32
+    assert not first_difference(out.obs.numpy(), want, states, layout)
+    every = env.all_seat_observations().numpy()
+    for seat in range(states[0].game.num_players):
+        want = np.stack([s.observation(seat) for s in states])
+        assert not first_difference(every[:, seat], want, states, layout), f"seat {seat}"
+
+
+def test_state_vector(loaded):
+    _, states, env, _ = loaded
+    want = np.stack([s.state_tensor() for s in states])
+    assert not first_difference(env.state_tensors().numpy(), want, states, states[0].game.state_layout)
+
+
+def test_load_refuses_another_configuration():
+    states = positions({"num_players": 2}, 1)[:3]
+    env, _ = engine({"num_players": 2}, states)
+    other = positions({"num_players": 2, "class_powers": "tiebreak_only"}, 1)[:3]
+    with pytest.raises(ValueError, match="load: state 0 is of"):
+        env.load(other)
+
+
+def test_the_engine_runs_on_the_cpu_only():
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    with pytest.raises(ValueError, match="runs on the CPU"):
+        SplitTheHoardBatch(2, device="meta")
+
+
+def play_side_by_side(config: dict, games: int, batch: int, seed: int) -> int:
+    """Play `games` games (at least) in both engines from reference deals loaded into the batched
+    one, the same uniformly random legal actions in both; at every decision the snapshots, acting
+    seats, masks and observations must be identical, and a game must end in both at once with the
+    same returns and length. A game that ends is redealt by the batched engine and played on from
+    `state(i)`. Returns the number of decisions compared."""
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    game = make_game("split_the_hoard_v0", **config)
+    rng = np.random.default_rng(seed)
+    states = [game.new_state(rng) for _ in range(batch)]
+    env = SplitTheHoardBatch(batch, seed=seed, **config)
+    out = env.load(states)
+    asked = np.zeros(batch, dtype=np.int64)
+    finished = decisions = 0
+    while finished < games:
+        for i, s in enumerate(states):
+            assert env.to_json(i) == s.to_json(), f"game {i} after {asked[i]} decisions"
+        assert out.seat.tolist() == [s.current_player for s in states]
+        masks = np.stack([s.legal_mask() for s in states]).astype(bool)
+        assert not first_difference(out.mask.numpy(), masks, states)
+        want = np.stack([s.observation(s.current_player) for s in states])
+        assert not first_difference(out.obs.numpy(), want, states, game.observation_layout)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        for s, a in zip(states, actions):
+            s.apply(int(a))
+        out = env.step(torch.as_tensor(actions))
+        asked += 1
+        decisions += batch
+        ended = np.array([s.is_terminal() for s in states])
+        assert out.done.numpy().tolist() == ended.tolist()
+        assert out.length.numpy().tolist() == np.where(ended, asked, 0).tolist()
+        want = np.zeros((batch, game.num_players), dtype=np.float32)
+        for i in np.flatnonzero(ended):
+            want[i] = states[i].returns()
+            states[i] = env.state(int(i))  # the batched deal, checked by the reference loader
+            finished += 1
+        assert np.array_equal(out.reward.numpy(), want)
+        asked[ended] = 0
+    return decisions
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_same_games_as_the_reference(config):
+    assert play_side_by_side(config, games=GAMES, batch=16, seed=7) > 0
+
+
+@pytest.mark.parametrize("config", [{"num_players": 2}, {"num_players": 5, "class_powers": "tiebreak_only"}], ids=str)
+def test_differential_check_with_forced_decisions_played(config):
+    """`card_envs.batch.check.differential`, single-choice decisions played unasked in both."""
+    from card_envs.batch.check import differential
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    counts = differential("split_the_hoard_v0", config, games=GAMES, batch=16, seed=3, auto_forced=True,
+                          engine=SplitTheHoardBatch)
+    assert counts["games"] >= GAMES
+
+
+def test_deals_are_reference_positions_from_the_seed():
+    """Every batched deal is a position the reference loader accepts; one seed, one set of deals;
+    every seat gets every class, and every seat is first player, in some deal (shuffled, not fixed)."""
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+
+    env, again = SplitTheHoardBatch(300, seed=5), SplitTheHoardBatch(300, seed=5)
+    deals = [env.state(i).to_json() for i in range(300)]
+    assert deals == [again.to_json(i) for i in range(300)]
+    assert deals != [SplitTheHoardBatch(300, seed=6).to_json(i) for i in range(300)]
+    classes = {(p, d["classes"][p]) for d in deals for p in range(3)}
+    assert len(classes) == 3 * 5
+    assert {d["dragon"] for d in deals} == {0, 1, 2}
+    assert len({tuple(d["hidden_titles"]) for d in deals}) > 250
+
+
+def test_same_games_with_another_cards_file(tmp_path):
+    """The card list is data for the batched engine too: more than 127 cards, a FLIP_COIN of 3,
+    a DISCOUNT with a floor, a second Deal-like card, another class power."""
+    from card_envs.games.split_the_hoard.cards import DEFAULT_CARDS
+
+    data = json.loads(DEFAULT_CARDS.read_text())
+    rows = {row["name"]: row for row in data["hoard"]}
+    rows["Emerald"]["copies"] = rows["Ruby"]["copies"] = 20
+    rows["Ancient Scroll"]["effect"] = ["FLIP_COIN", 3]
+    rows["Bribe"]["effect"] = ["DISCOUNT", 3, 1]
+    data["hoard"].append({"name": "Golden Goose", "copies": 4, "rank": None, "modifier": False, "vp": 1,
+                          "condition": None, "phase": "reaction", "effect": ["GAIN", 2], "trigger": "enter_haul"})
+    data["classes"][0]["effect"] = ["DRAW_TREASURE", 1]
+    path = tmp_path / "cards.json"
+    path.write_text(json.dumps(data))
+    config = {"num_players": 4, "cards": str(path)}
+    assert make_game("split_the_hoard_v0", **config).cards.num_cards > 127
+    assert play_side_by_side(config, games=max(4, GAMES // 2), batch=8, seed=9) > 0
