@@ -50,13 +50,19 @@ def gain(s, b, p, k) -> None:
 
 
 @njit(cache=True, inline="always")
-def remove_coin_at(s, b, p, i) -> int:
-    c = s.coins[b, p, i]
-    size = s.coins_len[b, p] - 1
-    for j in range(i, size):
-        s.coins[b, p, j] = s.coins[b, p, j + 1]
-    s.coins_len[b, p] = size
+def pop_at(pile, lens, b, p, j) -> int:
+    """``pile[b, p]``'s entry j taken out, the ones after it moved up (the reference's list.pop(j))."""
+    c = pile[b, p, j]
+    size = lens[b, p] - 1
+    for i in range(j, size):
+        pile[b, p, i] = pile[b, p, i + 1]
+    lens[b, p] = size
     return c
+
+
+@njit(cache=True, inline="always")
+def remove_coin_at(s, b, p, i) -> int:
+    return pop_at(s.coins, s.coins_len, b, p, i)
 
 
 @njit(cache=True, inline="always")
@@ -87,13 +93,10 @@ def add_treasure(s, t, b, p, c) -> None:
 
 @njit(cache=True, inline="always")
 def remove_treasure(s, t, b, p, c) -> None:
-    size = s.treas_len[b, p] - 1
     j = 0
     while s.treas[b, p, j] != c:
         j += 1
-    for i in range(j, size):
-        s.treas[b, p, i] = s.treas[b, p, i + 1]
-    s.treas_len[b, p] = size
+    pop_at(s.treas, s.treas_len, b, p, j)
     s.tcount[b, p, t.name[c]] -= 1
 
 
@@ -125,12 +128,7 @@ def remove_hand(s, t, b, p, x) -> int:
     j = 0
     while t.name[s.hand[b, p, j]] != x:
         j += 1
-    c = s.hand[b, p, j]
-    size = s.hand_len[b, p] - 1
-    for i in range(j, size):
-        s.hand[b, p, i] = s.hand[b, p, i + 1]
-    s.hand_len[b, p] = size
-    return c
+    return pop_at(s.hand, s.hand_len, b, p, j)
 
 
 @njit(cache=True, inline="always")
