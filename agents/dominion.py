@@ -30,7 +30,7 @@ from agents.dominion_batch import (  # the tests a buy rule may make
 from agents.policy import Policy
 from card_envs.games.dominion.cards import (
     CARD_ID, CARD_NAMES, COST, GOLD, IS_ACTION, IS_TREASURE, IS_VICTORY, NUM_CARDS, PILE_ID, PILE_OF, PLUS_ACTIONS,
-    PLUS_COINS, PROVINCE, SILVER)
+    PLUS_COINS)
 from card_envs.games.dominion.effects import CARD0, DECISIONS, DONE, OPTION0, PILE0, PLAY_ALL
 
 COIN_VALUE = np.array([PLUS_COINS[c] if IS_TREASURE[c] else 0 for c in range(NUM_CARDS)], dtype=np.float64)
@@ -331,8 +331,6 @@ class DominionHeuristic(DominionBot):
         picks = np.array([BOT_ID[cls] for _, cls in self.CHOICES] + [BOT_ID[self.FALLBACK]], np.int64)
         return picks[np.where(present.any(axis=1), present.argmax(axis=1), len(self.CHOICES))]
 
-
-_ = (PROVINCE, SILVER)
 
 
 # ----- act_batch: the bots' rules as tables, which agents/dominion_batch.py's kernel reads -------
