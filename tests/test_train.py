@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import signal
 import subprocess
 import sys
@@ -502,19 +503,34 @@ def test_periodic_evaluation_logs_an_elo_and_plays_the_baselines_match_once(tmp_
     assert trainer.baseline_results == played
 
 
-@pytest.mark.parametrize("native", [True, False])
-def test_compute_dtype_auto_is_bfloat16_only_where_the_cpu_has_it(tmp_path, monkeypatch, native):
-    """3 Piles' default, "auto": emulated bfloat16 (an AVX2-only CPU) is 6x slower than float32,
-    so it is used only with native bf16; the run records what it resolved to, and a resume keeps it."""
-    monkeypatch.setattr(acting, "native_bfloat16", lambda: native)
+@pytest.mark.parametrize("faster", [True, False])
+def test_compute_dtype_auto_is_bfloat16_only_where_it_is_faster(tmp_path, monkeypatch, faster):
+    """3 Piles' default, "auto": bfloat16 only where this CPU multiplies it faster than float32;
+    the run records what it resolved to, and a resume keeps it."""
+    monkeypatch.setattr(acting, "bfloat16_faster", lambda: faster)
     assert DEFAULTS["three_piles_v0"]["compute_dtype"] == "auto"
     trainer = start(tiny_args(tmp_path, compute_dtype="auto", total_steps=1024), set())
-    expected = "bfloat16" if native else "float32"
+    expected = "bfloat16" if faster else "float32"
     assert trainer.args.compute_dtype == expected
     trainer.train()
-    monkeypatch.setattr(acting, "native_bfloat16", lambda: not native)
+    monkeypatch.setattr(acting, "bfloat16_faster", lambda: not faster)
     resumed = start(Args(run_name="t", runs_dir=str(tmp_path), resume=True), {"run_name", "resume"})
     assert resumed.args.compute_dtype == expected
+
+
+@pytest.mark.parametrize("native, bf16_seconds, expected", [(False, 0.1, False), (True, 0.1, True), (True, 0.3, False)])
+def test_bfloat16_is_faster_only_when_native_and_timed_faster(monkeypatch, native, bf16_seconds, expected):
+    """Emulated bfloat16 (an AVX2-only CPU) is never timed; a CPU that reports AVX512-BF16 but
+    multiplies bfloat16 slower than float32 (seen on an Intel Xeon) keeps float32."""
+    monkeypatch.setattr(acting, "native_bfloat16", lambda: native)
+    monkeypatch.setattr(acting, "product_seconds", lambda dtype: bf16_seconds if dtype == torch.bfloat16 else 0.2)
+    assert acting.bfloat16_faster.__wrapped__() is expected
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_product_seconds_runs_the_products_in_each_dtype(dtype):
+    seconds = acting.product_seconds(dtype, rows=64, width=16, repeats=2)
+    assert math.isfinite(seconds) and seconds > 0
 
 
 def test_a_finished_run_resumed_keeps_its_final_evaluation(tmp_path):

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import queue
 import signal
 import threading
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,19 +39,43 @@ COMPUTE_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16}  # and "
 
 
 def native_bfloat16() -> bool:
-    """Whether this CPU multiplies bfloat16 matrices in hardware (AVX512-BF16 or AMX). Elsewhere,
+    """Whether this CPU reports bfloat16 matrix products in hardware (AVX512-BF16 or AMX). Elsewhere,
     e.g. on an AVX2-only CPU, oneDNN emulates them: 6x slower than float32, not faster. torch has
     no public query for this; its private ones are used where they exist."""
     checks = [getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported")]
     return any(check() for check in checks if check is not None)
 
 
+def product_seconds(dtype: torch.dtype, rows: int = 2048, width: int = 256, repeats: int = 5) -> float:
+    """Best-of-``repeats`` time of a small MLP's forward and backward in ``dtype`` (CPU autocast):
+    the shape of a PPO minibatch through a hidden layer."""
+    generator = torch.Generator().manual_seed(0)
+    x = torch.randn(rows, width, generator=generator, requires_grad=True)
+    w = torch.randn(width, width, generator=generator, requires_grad=True)
+    best = float("inf")
+    for _ in range(repeats):
+        began = time.perf_counter()
+        with torch.autocast("cpu", dtype=dtype, enabled=dtype != torch.float32):
+            y = (x @ w).relu() @ w
+        y.float().sum().backward()
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+@functools.cache
+def bfloat16_faster() -> bool:
+    """Whether bfloat16 matrix products beat float32 on this CPU: it must have them natively, and
+    a short timing (about 0.2 s) must agree, since CPUs that report AVX512-BF16 differ: bfloat16
+    halved a PPO update on an AMD EPYC and made it 1.8x slower on an Intel Xeon."""
+    return native_bfloat16() and product_seconds(torch.bfloat16) < product_seconds(torch.float32)
+
+
 def resolve_compute_dtype(compute_dtype: str) -> str:
-    """"float32" or "bfloat16", as ``--compute-dtype`` asks; "auto" is bfloat16 where the CPU has
-    native bf16 matrix products, else float32."""
+    """"float32" or "bfloat16", as ``--compute-dtype`` asks; "auto" is bfloat16 where this CPU
+    multiplies bfloat16 faster than float32 (`bfloat16_faster`), else float32."""
     if compute_dtype != "auto":
         return compute_dtype
-    return "bfloat16" if native_bfloat16() else "float32"
+    return "bfloat16" if bfloat16_faster() else "float32"
 
 
 def torch_dtype(compute_dtype: str) -> torch.dtype:

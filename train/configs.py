@@ -39,8 +39,8 @@ def without_cloning(config: dict[str, Any]) -> dict[str, Any]:
 DEFAULTS: dict[str, dict[str, Any]] = {
     # Self-play PPO on the result (+1 / 0 / -1), three games in four against the pool (the scripted
     # agent and past snapshots). On the batched engine the learner is the bottleneck, so its update
-    # is made cheap: bfloat16 matrix products where the CPU has them natively (`auto`: float32
-    # elsewhere, where emulated bfloat16 is 6x slower), the loss compiled, and two minibatches per
+    # is made cheap: bfloat16 matrix products where the CPU runs them faster (`auto`: float32
+    # elsewhere; emulated bfloat16 is 6x slower), the loss compiled, and two minibatches per
     # pass instead of four, which also learned more (0.766 against 0.672 vs the scripted agent).
     # Results and history: docs/results/three_piles_v0.md
     "three_piles_v0": {**HOUR, "hidden": (128, 128), "update_epochs": 2, "num_minibatches": 2,

@@ -205,9 +205,9 @@ class Args:
                               "card_envs.batch: three_piles_v0, piles_v0), 'reference' (the rules engines) "
                               "or 'auto' (batch where the game has one and numba is installed)")
     compute_dtype: str = arg("float32", "the network's matrix products in training (the learner's updates and the "
-                                        "actor's forward passes): 'float32', 'bfloat16' (CPU autocast, faster only "
-                                        "where the CPU has native bf16, AVX512-BF16 or AMX, and 6x slower where it "
-                                        "does not) or 'auto' (bfloat16 where the CPU has native bf16, else float32); "
+                                        "actor's forward passes): 'float32', 'bfloat16' (CPU autocast: twice as fast on "
+                                        "some CPUs with native bf16, slower on others, 6x slower where emulated) or "
+                                        "'auto' (bfloat16 where a 0.2 s timing at the start finds it faster); "
                                         "weights, optimizer and losses stay float32; evaluation is always float32")
     threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow); cloning "
                           "(--pretrain-games) fits on every core, nothing else running then")
