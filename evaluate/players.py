@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agents import make_policy
@@ -20,6 +20,7 @@ class Player:
     spec: str
     group: str | None = None  # the checkpoint folder it came from (its rating curve), else None
     step: int | None = None  # training step of a checkpoint from a folder
+    observes: dict | None = None  # a checkpoint's own observation options where the match's differ
 
 
 def _run_name(folder: Path) -> str:
@@ -57,6 +58,12 @@ def expand_all(specs: list[str], game: Game) -> list[Player]:
     dupes = sorted({x for x in labels if labels.count(x) > 1})
     if dupes:
         raise ValueError(f"player(s) {dupes} given more than once")
-    for player in players:
-        make_policy(player.spec, game)
-    return players
+    return [_with_options(player, make_policy(player.spec, game), game) for player in players]
+
+
+def _with_options(player: Player, policy, game: Game) -> Player:
+    """The player, noting the observation options its checkpoint reads with where they differ from
+    the match's (`agents.neural.OwnObservationPolicy`): the report names them."""
+    own = getattr(policy, "game", game)
+    options = {k: own.config[k] for k in game.observation_options if own.config.get(k) != game.config.get(k)}
+    return replace(player, observes=options) if options else player

@@ -79,7 +79,8 @@ def ratings(players: list[Player], results: list[PairResult]) -> dict[str, Any]:
 
 def build_report(meta: dict[str, Any], players: list[Player], results: list[PairResult]) -> dict[str, Any]:
     return {"meta": meta,
-            "players": [{"label": p.label, "spec": p.spec, "group": p.group, "step": p.step} for p in players],
+            "players": [{"label": p.label, "spec": p.spec, "group": p.group, "step": p.step, "observes": p.observes}
+                        for p in players],
             "pairings": [pair_summary(r) for r in results],
             "ratings": ratings(players, results)}
 
@@ -120,6 +121,12 @@ def _field_note(pattern: str, config: dict[str, Any]) -> str:
             f"ahead of (ties half), whose parity is 0.5 where a first place's is 1/{n}.")
 
 
+def _own_observations(players: list[dict[str, Any]]) -> list[str]:
+    """A line naming the checkpoints that observe with their own options (the rules are the match's)."""
+    own = [f"{p['label']} {json.dumps(p['observes'])}" for p in players if p.get("observes")]
+    return [f"Observing with the options they were trained on (same rules): {'; '.join(own)}.", ""] if own else []
+
+
 def markdown(report: dict[str, Any]) -> str:
     meta, pairs, rat = report["meta"], report["pairings"], report["ratings"]
     lines = [f"# Evaluation: {meta['env_id']} ({meta['mode']})", "",
@@ -128,6 +135,7 @@ def markdown(report: dict[str, Any]) -> str:
              f"{meta['seed'] + meta['deals'] - 1}), each played in {meta['seatings_per_deal']} seatings "
              f"(seating pattern {meta['seating_pattern']}, rotated); chunks of {meta['chunk_deals']} deals; "
              f"{meta['workers']} worker(s); wall time {meta['wall_s']:.0f} s.", "",
+             *_own_observations(report["players"]),
              *_exploit_section(meta),
              "## Results (player A vs player B)", "",
              "Win rate = A's wins / games, score rate = (wins + draws / 2) / games, each with its Wilson "

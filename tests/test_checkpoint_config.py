@@ -40,6 +40,9 @@ def test_evaluate_without_config_plays_the_checkpoint(tmp_path):
                            "--no-progress", "--out", str(tmp_path / "out")], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
+    own = {k: v for k, v in TRAINED.items() if k in card_envs.make_game("illimat_v0").observation_options and v}
+    named = next(line for line in done.stdout.splitlines() if line.startswith("Observing with the options"))
+    assert "agents/illimat_v0" in named and all(f'"{k}": true' in named for k in own)
 
 
 def test_a_state_observed_through_another_config_is_that_configs_observation():
