@@ -17,7 +17,7 @@ from card_envs.batch.split_the_hoard_effects import (
     set_eff, start_card, start_class, take_coins)
 from card_envs.batch.split_the_hoard_kernels import (
     E_KIND, E_TARGET, GAME_OVER, K_BUY, PH_CLAIM, PH_DEAL, PH_DRAW2, PH_REVEAL, S_COMMIT, S_DRAGON, S_OVER,
-    S_REFILL, S_TURNS, S_WINDOW, ST_SLOT, ability_options, mask_row, power_available)
+    S_REFILL, S_TURNS, S_WINDOW, ST_SLOT, ability_options, borrowed, mask_row, power_available)
 from card_envs.games.split_the_hoard.effects import (
     COMMIT_CARD, COMMIT_COINS, DEAL, OVER, PRIORITY, TURN)
 from card_envs.games.split_the_hoard.rules import CLAIM, HAND, NEGOTIATE, REVEAL, SLOTS, STARTING_COINS
@@ -320,6 +320,7 @@ def apply_row(s, t, b, a) -> None:
 @njit(cache=True)
 def apply(s, t, actions, active) -> None:
     """Each active game b plays actions[b] (legal: not checked) and advances to its next decision."""
+    s, t = borrowed(s), borrowed(t)
     for b in range(actions.shape[0]):
         if active[b]:
             apply_row(s, t, b, actions[b])
@@ -347,6 +348,7 @@ def deal(s, t, rows, deck, titles, classes, dragon) -> None:
     """Deal game rows[i] from row i of the shuffles: `deck` (the deck, bottom .. top), `titles`
     and `classes` (permutations; seat p gets the (p+1)-th last Title and the p-th class) and
     `dragon` (the first player); then the first Reveal up to its first decision."""
+    s, t = borrowed(s), borrowed(t)
     n, T = t.n, titles.shape[1]
     for i in range(rows.shape[0]):
         b = rows[i]
@@ -371,6 +373,7 @@ def deal(s, t, rows, deck, titles, classes, dragon) -> None:
 def play_forced(s, t, mask, ended) -> None:
     """`BatchGame._play_forced` game by game: each plays its single-choice decisions until it has
     a real choice (its row of `mask`) or its game ends (`ended`; that row of `mask` is stale)."""
+    s, t = borrowed(s), borrowed(t)
     for b in range(mask.shape[0]):
         ended[b] = False
         m = mask[b]
