@@ -32,7 +32,9 @@ from itertools import combinations
 
 import numpy as np
 
+from agents import split_the_hoard_batch as compiled
 from agents.policy import Policy
+from card_envs.games.split_the_hoard.cards import HIDDEN_CRITERIA, STARTING_CRITERIA
 from card_envs.games.split_the_hoard.effects import (
     BUY_SLOT, COMMIT_CARD, COMMIT_COINS, DEAL, EXTRA_COIN, FLIP, GIVE, ORDER, PICK, PRIMITIVES, PRIORITY, REACT,
     RECOVER, SCRY, TAKE, TARGET, TURN)
@@ -472,6 +474,21 @@ class SplitTheHoardHeuristic(Policy):
         f = self._read(observation)
         return self._decide(f, int(f["v"]["decision"].argmax()), legal)
 
+    def act_batch(self, observations, action_masks, rng) -> np.ndarray:
+        """`act` on every row, compiled with numba (agents/split_the_hoard_batch.py); `act` per row
+        without numba, for a subclass (its overrides have no compiled twin), or for a cards file
+        with more than `MAX_MOD_VALUES` distinct modifier ranks."""
+        tables = self._tables() if type(self) is SplitTheHoardHeuristic else None
+        return compiled.act_batch(self, observations, action_masks, rng, tables)
+
+    def _tables(self) -> tuple | None:
+        """The kernel's tables (`split_the_hoard_batch.TABLE_NAMES`), built once per parameter set."""
+        params = (self.coin_value, self.denial, self.ability_margin, self.max_protect, self.protect_share,
+                  self.temperature)
+        if getattr(self, "_tables_for", None) != params:
+            self._tables_for, self._compiled_tables = params, _kernel_tables(self)
+        return self._compiled_tables
+
     def _decide(self, f: dict, decision: int, legal: list[int]) -> int:
         g, cs = self.game, self.cs
         names = [a for a in legal if a < cs.num_names]
@@ -542,3 +559,80 @@ class SplitTheHoardHeuristic(Policy):
 def _best(options) -> tuple[float, int]:
     """The (value, action) pair of highest value; ties go to the lowest action (deterministic)."""
     return max(options, key=lambda o: (o[0], -o[1]))
+
+
+# ----- act_batch: the agent's tables, which agents/split_the_hoard_batch.py's kernel reads ---------
+MAX_MOD_VALUES = 12  # distinct modifier ranks the kernel's table of `_run_from`'s orders holds (2 ** this rows)
+
+
+def _kernel_tables(agent: SplitTheHoardHeuristic) -> tuple | None:
+    """The tuple of `split_the_hoard_batch.TABLE_NAMES` for this agent and its game."""
+    g, cs, n, nn = agent.game, agent.cs, agent.n, agent.cs.num_names
+    fixed_ranks = [cs.rank[i] for i in agent.fixed_names] or [0]
+    mod_values = sorted({cs.rank[i] for i in agent.mod_names})
+    if len(mod_values) > MAX_MOD_VALUES:
+        return None
+    ints = np.array([n, nn, g.TARGET0, g.SLOT0, g.DRAW2, g.YES, g.DONE, g.POWER, agent.start_deck, cs.max_copies,
+                     cs.num_cards, len(cs.classes), min(fixed_ranks), max(fixed_ranks), agent.max_protect], np.int64)
+    floats = np.array([agent.coin_value, agent.denial, agent.ability_margin, agent.protect_share, agent.svp, 2.0])
+    cond_kind = [0 if c is None else 1 if c[0] == "has_any" else 2 for c in cs.condition]
+    cond_set = np.zeros((nn, nn), np.int64)
+    for i, c in enumerate(cs.condition):
+        if c is not None and c[0] == "has_any":
+            cond_set[i, list(c[1])] = 1
+    tie = np.array([[TIE_BONUS if cls.name == t.tie_class else 0.0 for t in cs.starting] for cls in cs.classes])
+    return (ints, floats, agent.copies.astype(np.int64), _ints(cs.fixed), _ints(cs.is_mod), _ints(cs.rank),
+            _ints(cs.vp), _ints(cond_kind), cond_set,
+            _ints([STARTING_CRITERIA.index(t.criterion) for t in cs.starting]),
+            _ints([t.min for t in cs.starting]),
+            np.array([TEMPERATURE[t.criterion] * agent.temperature for t in cs.starting], np.float64), tie,
+            _ints(mod_values), _mod_orders(mod_values), *_hidden_tables(cs),
+            np.array([_effect_row(e) for e in cs.effect], np.int64).reshape(nn, 4),
+            np.array([_effect_row(c.effect) for c in cs.classes], np.int64),
+            np.array([agent.layout.slices[k].start for k in compiled.PIECES], np.int64))
+
+
+def _ints(values) -> np.ndarray:
+    return np.array(values, np.int64)
+
+
+def _mod_orders(values: list[int]) -> np.ndarray:
+    """For each set of distinct modifier ranks (a bit mask over `values`), their indices in the
+    order `_run_from` tries them: sorted(set(unused), key=abs), ties in the set's own order."""
+    out = np.full((1 << len(values), max(1, len(values))), -1, np.int64)
+    for mask in range(1 << len(values)):
+        held = [v for j, v in enumerate(values) if mask >> j & 1]
+        order = [values.index(v) for v in sorted(set(held), key=abs)]
+        out[mask, :len(order)] = order
+    return out
+
+
+def _hidden_tables(cs) -> tuple:
+    """(kind, VP, parameters, names, groups, icon mask) of each hidden Title, lists padded with -1."""
+    idx, titles = cs.name_index, cs.hidden
+    width = max([1] + [len(t.criterion.get("names", ())) for t in titles]
+                + [len(grp) for t in titles for grp in t.criterion.get("groups", ())])
+    groups = max([1] + [len(t.criterion.get("groups", ())) for t in titles])
+    par = np.zeros((len(titles), 6), np.int64)
+    names = np.full((len(titles), width), -1, np.int64)
+    group_names = np.full((len(titles), groups, width), -1, np.int64)
+    icons = np.zeros((len(titles), cs.num_names), np.int64)
+    for h, title in enumerate(titles):
+        crit = title.criterion
+        par[h] = [crit.get("k", 0), crit.get("min", 0), crit.get("ratio", 0), crit.get("min_coins", 0),
+                  crit.get("n", 0), len(crit.get("groups", ()))]
+        for j, x in enumerate(crit.get("names", ())):
+            names[h, j] = idx[x]
+        for g, grp in enumerate(crit.get("groups", ())):
+            group_names[h, g, :len(grp)] = [idx[x] for x in grp]
+        icons[h] = [phase in crit.get("phases", ()) for phase in cs.phase]
+    kinds = _ints([list(HIDDEN_CRITERIA).index(t.criterion["type"]) for t in titles])
+    return kinds, _ints([t.vp for t in titles]), par, names, group_names, icons
+
+
+def _effect_row(effect: tuple | None) -> list[int]:
+    """(primitive code or -1, number of arguments, argument 1, argument 2) of an effect."""
+    if effect is None:
+        return [-1, 0, 0, 0]
+    args = list(effect[1:]) + [0, 0]
+    return [compiled.KIND[effect[0]], len(effect) - 1, args[0], args[1]]
