@@ -219,3 +219,56 @@ def test_same_games_with_another_cards_file(tmp_path):
     config = {"num_players": 4, "cards": str(path)}
     assert make_game("split_the_hoard_v0", **config).cards.num_cards > 127
     assert play_side_by_side(config, games=max(4, GAMES // 2), batch=8, seed=9) > 0
+
+
+def hauls(game, count: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """(tcount int8[count, n, names], coins int16[count, n]): half random Hauls of up to 24
+    Treasures, half built to stress Warlord's run search (many modifiers of every value beside
+    clustered fixed ranks), with Coin counts about the hidden Titles' thresholds."""
+    cs, n = game.cards, game.num_players
+    copies = np.bincount(np.array(cs.NAME), minlength=cs.num_names)
+    mods = [i for i in range(cs.num_names) if cs.is_mod[i]]
+    fixed = [i for i in range(cs.num_names) if cs.fixed[i]]
+    tcount = np.zeros((count, n, cs.num_names), np.int8)
+    for b in range(count):
+        for p in range(n):
+            if b % 2 == 0:
+                cards = rng.choice(cs.num_cards, size=rng.integers(0, 25), replace=False)
+                np.add.at(tcount[b, p], np.array(cs.NAME)[cards], 1)
+                continue
+            for i in mods:
+                tcount[b, p, i] = rng.integers(0, copies[i] + 1)
+            for i in rng.choice(fixed, size=rng.integers(0, 10), replace=False):
+                tcount[b, p, i] = rng.integers(1, copies[i] + 1)
+    coins = rng.integers(0, 15, (count, n)).astype(np.int16)
+    return tcount, coins
+
+
+@pytest.mark.parametrize("config", [{"num_players": 2}, {"num_players": 3}, {"num_players": 5, "reward": "score"}],
+                         ids=str)
+def test_returns_kernel_scores_as_the_reference(config):
+    """The returns kernel (Starting Titles with Warlord's exact run search, hidden Titles,
+    Treasure VP, ranking) against `scoring.score_game` and `SplitTheHoardState.returns`."""
+    from card_envs.batch.split_the_hoard_scoring import longest_run, returns, score_tables
+    from card_envs.core.rewards import rank_returns, score_returns
+    from card_envs.games.split_the_hoard import scoring
+
+    game, rng = make_game("split_the_hoard_v0", **config), np.random.default_rng(3)
+    cs, n, count, tables = game.cards, game.num_players, 120, score_tables(game)
+    tcount, coins = hauls(game, count, rng)
+    classes = np.array([rng.permutation(len(cs.classes))[:n] for _ in range(count)], np.int8)
+    titles = np.array([rng.permutation(len(cs.hidden))[:n] for _ in range(count)], np.int8)
+    classes[::3] = classes[::3, :1]  # ties of Starting Titles among seats of one class too
+    got = np.empty((count, n), np.float32)
+    returns(tcount, coins, classes, titles, tables, np.arange(count), got)
+    runs = []
+    for b in range(count):
+        board = scoring.score_game(tcount[b].tolist(), coins[b].tolist(), classes[b].tolist(), titles[b].tolist(),
+                                   cs, game.starting_title_vp)
+        want = (score_returns([x["total"] for x in board], game.max_score) if game.reward == "score"
+                else rank_returns([x["total"] * 1000 + x["coins"] for x in board]))
+        assert got[b].tolist() == want.astype(np.float32).tolist(), (b, board)
+        for p in range(n):
+            runs.append(scoring.longest_run(tcount[b, p].tolist(), cs))
+            assert longest_run(tcount[b, p].astype(np.int64), tables) == runs[-1], tcount[b, p].tolist()
+    assert max(runs) >= 6 and len(set(runs)) >= 5  # the search had real work

@@ -41,8 +41,8 @@ reference picks among that name's cards by position), so a state converted back 
 
 Requires numba. Kernels: the rules (`split_the_hoard_play`, `split_the_hoard_effects`: every
 decision, effect and phase, the forced decisions of ``auto_forced``, the deal after its
-shuffles), the mask and the observation (`split_the_hoard_kernels`). Python, once per game: the
-shuffles of a deal (torch) and the returns (the reference's `score_game` on the Hauls). Not
+shuffles), the mask and the observation (`split_the_hoard_kernels`), the returns
+(`split_the_hoard_scoring`). Python: the shuffles of a deal (torch). Not
 registered in `card_envs.batch.ENGINES` yet (see ``SPLIT_THE_HOARD_WIP.md``).
 """
 
@@ -55,11 +55,10 @@ import torch
 
 from card_envs.batch import split_the_hoard_kernels as K
 from card_envs.batch import split_the_hoard_play as play
+from card_envs.batch import split_the_hoard_scoring as scoring
 from card_envs.batch.base import BatchGame
-from card_envs.core.rewards import rank_returns, score_returns
 from card_envs.games.split_the_hoard.effects import DECISION_NAMES
 from card_envs.games.split_the_hoard.rules import HAND, PHASE_NAMES, SLOTS, SplitTheHoardState
-from card_envs.games.split_the_hoard.scoring import score_game
 
 HAND_MAX = HAND + 1  # the snapshot's bound too
 
@@ -105,6 +104,7 @@ class SplitTheHoardBatch(BatchGame):
         arrays["cur"] = self.cur.numpy()  # the kernels write the tensor through this view
         self.s = K.Hoard(**arrays)
         self.t = K.tables(g)
+        self.score_tables = scoring.score_tables(g)
         self.obs_offsets = K.offsets(g.observation_layout)
         self.state_offsets = K.offsets(g.state_layout)
 
@@ -280,17 +280,11 @@ class SplitTheHoardBatch(BatchGame):
         return torch.from_numpy(mask), torch.from_numpy(ended)
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
-        """The returns of each finished game, by the reference's scoring (`scoring.score_game`,
-        then `SplitTheHoardState.returns`'s ranking) of its Hauls."""
-        g, s = self.game, self.s
-        out = np.zeros((len(rows), self.num_players), dtype=np.float32)
-        for j, b in enumerate(rows.tolist()):
-            board = score_game(s.tcount[b].tolist(), s.coins_len[b].tolist(), s.classes[b].tolist(),
-                               s.titles[b].tolist(), g.cards, g.starting_title_vp)
-            if g.reward == "score":
-                out[j] = score_returns([x["total"] for x in board], g.max_score)
-            else:  # ranked by VP, then Coins; a tie of both is a shared place
-                out[j] = rank_returns([x["total"] * 1000 + x["coins"] for x in board])
+        """The returns of each finished game: the reference's scoring of its Hauls and ranking
+        (`SplitTheHoardState.returns`), as a kernel (`split_the_hoard_scoring`)."""
+        s = self.s
+        out = np.empty((len(rows), self.num_players), dtype=np.float32)
+        scoring.returns(s.tcount, s.coins_len, s.classes, s.titles, self.score_tables, rows.numpy(), out)
         return torch.from_numpy(out)
 
     # ----- mask, observation ---------------------------------------------------------------------
