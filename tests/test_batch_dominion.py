@@ -1,0 +1,183 @@
+"""Batched Dominion (card_envs.batch.dominion) against the reference engine.
+
+Positions come from uniformly random play of the reference: every decision of a few games per
+configuration (each kingdom preset, a random kingdom, a list with Young Witch's Bane and a fixed
+Ally; 2-4 players). Each is loaded into the batched engine, which must give back the same
+snapshot (and, through the reference's validating loader, the same state), acting seat, terminal
+flag, mask, observation of every seat and state vector, bit for bit."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from card_envs import batch
+from card_envs.core.registry import make_game
+from card_envs.games.dominion.cards import BASIC_PILES, COST, PILE_CARDS
+from card_envs.games.dominion.effects import CARD0, DECISIONS, OPTION0, PILE0
+
+pytestmark = pytest.mark.skipif(not batch.has_numba(), reason="numba not installed")
+
+WITCH_LIST = ["Young Witch", "Castles", "Gladiator/Fortune", "Sauna/Avanto", "Chapel", "Moat", "Remodel",
+              "Festival", "Witch", "Encampment/Plunder"]
+ALLIES_LIST = ["Augurs", "Wizards", "Castles", "Sauna/Avanto", "Odysseys", "Forts", "Clashes", "Townsfolk",
+               "Village", "Market"]
+CONFIGS = [
+    ({"kingdom": "T1-A"}, 8, 0),
+    ({"kingdom": "T1-B", "num_players": 3}, 6, 0),
+    ({"kingdom": "T2", "num_players": 4}, 4, 0),
+    ({"kingdom": "T3"}, 8, 0),
+    ({"kingdom": "T3", "num_players": 4, "reward": "score", "ally": "Cave Dwellers"}, 4, 0),
+    ({"kingdom": "random", "num_players": 3}, 6, 0),
+    ({"kingdom": WITCH_LIST, "bane": "Wizards", "ally": "Peaceful Cult", "num_players": 2}, 6, 0),
+    ({"kingdom": ALLIES_LIST, "ally": "Mountain Folk", "num_players": 3}, 16, 0),
+    ({"kingdom": ALLIES_LIST, "ally": "Mountain Folk", "num_players": 3}, 16, 5),  # a Lich trashed
+]
+IDS = ["T1-A-2", "T1-B-3", "T2-4", "T3-2", "T3-4-score", "random-3", "list-bane-ally", "allies-list-3",
+       "allies-list-3-seed5"]
+
+
+def choose(state, rng, favourite: int) -> int:
+    """A random legal action, or, in games with a `favourite` Kingdom pile (-1: none), a greedy
+    one: play an Action card whenever allowed; half the buys and gains take the favourite pile,
+    else the costliest Kingdom card, else any; so that games reach the expensive cards and those
+    deep in split piles (Lich, Sibyl, Sprawling Castle...) and what they ask."""
+    legal = state.legal_actions()
+    if favourite >= 0:
+        plays = [a for a in legal if CARD0 <= a < PILE0] if not state.tasks and state.phase == 0 else []
+        piles = [a for a in legal if PILE0 + len(BASIC_PILES) <= a < OPTION0]
+        if plays:
+            return int(plays[rng.integers(len(plays))])
+        if piles and rng.random() < 0.5:
+            if PILE0 + favourite in piles:
+                return PILE0 + favourite
+            if rng.random() < 0.5:
+                return int(piles[rng.integers(len(piles))])
+            return max(piles, key=lambda a: COST[state.piles[a - PILE0][-1]])
+    return int(legal[rng.integers(len(legal))])
+
+
+def positions(config: dict, games: int, seed: int = 0) -> list:
+    """Every position (the terminal ones included) of `games` reference games, every other one
+    greedy (`choose`) with the kingdom's split piles as favourites in turn."""
+    game = make_game("dominion_v0", **config)
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(games):
+        state = game.new_state(rng)
+        splits = [p for p in sorted(state.kingdom) if len(PILE_CARDS[p]) > 1] or sorted(state.kingdom)
+        favourite = splits[(k // 2) % len(splits)] if k % 2 else -1  # the split piles in turn
+        while True:
+            out.append(state.clone())
+            if state.is_terminal():
+                break
+            state.apply(choose(state, rng, favourite))
+    return out
+
+
+def engine(config: dict, states: list):
+    from card_envs.batch.dominion import DominionBatch
+
+    env = DominionBatch(len(states), **config)
+    return env, env.load(states)
+
+
+def first_difference(got: np.ndarray, want: np.ndarray, states: list, layout) -> str:
+    rows = np.flatnonzero((got != want).reshape(len(got), -1).any(1))
+    if not rows.size:
+        return ""
+    i = int(rows[0])
+    j = int(np.flatnonzero(got[i].reshape(-1) != want[i].reshape(-1))[0]) % got.shape[-1]
+    piece = next((k for k, sl in layout.slices.items() if sl.start <= j < sl.stop), "?") if layout else "mask"
+    return (f"{len(rows)} positions differ; first: position {i}, index {j} ({piece}): got "
+            f"{got[i].reshape(-1, got.shape[-1])[:, j]}, want {want[i].reshape(-1, want.shape[-1])[:, j]}\n"
+            + json.dumps(states[i].to_json())[:3000])
+
+
+@pytest.fixture(scope="module", params=CONFIGS, ids=IDS)
+def loaded(request):
+    config, games, seed = request.param
+    states = positions(config, games, seed)
+    env, step = engine(config, states)
+    return config, states, env, step
+
+
+def test_snapshots_round_trip(loaded):
+    config, states, env, _ = loaded
+    for i, st in enumerate(states):
+        want = st.to_json()
+        assert env.to_json(i) == want, f"position {i}"
+        assert env.state(i).to_json() == want, f"position {i}"
+
+
+def test_seats_terminal_and_mask(loaded):
+    config, states, env, step = loaded
+    assert step.seat.tolist() == [st.current_player for st in states]
+    assert env._terminal().tolist() == [st.is_terminal() for st in states]
+    want = np.stack([st.legal_mask().astype(bool) for st in states])
+    got = step.mask.numpy()
+    assert not first_difference(got, want, states, None), first_difference(got, want, states, None)
+
+
+def test_observations_of_every_seat(loaded):
+    config, states, env, step = loaded
+    n = env.num_players
+    want = np.stack([[st.observation(q) for q in range(n)] for st in states])
+    got = env.all_seat_observations().numpy()
+    layout = env.game.observation_layout
+    assert got.dtype == np.float32
+    assert not first_difference(got, want, states, layout), first_difference(got, want, states, layout)
+    acting = np.stack([st.observation(st.current_player) for st in states])
+    assert np.array_equal(step.obs.numpy(), acting)
+
+
+def test_state_vectors(loaded):
+    config, states, env, _ = loaded
+    want = np.stack([st.state_tensor() for st in states])
+    got = env.state_tensors().numpy()
+    layout = env.game.state_layout
+    assert not first_difference(got, want, states, layout), first_difference(got, want, states, layout)
+
+
+def test_returns_of_finished_games(loaded):
+    config, states, env, _ = loaded
+    rows = [i for i, st in enumerate(states) if st.is_terminal()]
+    got = env._returns(torch.tensor(rows)).numpy()
+    want = np.stack([states[i].returns() for i in rows]).astype(np.float32)
+    assert np.array_equal(got, want)
+
+
+def test_positions_cover_every_decision():
+    """The configurations above reach every decision kind (so the tests above check each)."""
+    seen = set()
+    for config, games, seed in CONFIGS:
+        for st in positions(config, games, seed):
+            if not st.is_terminal():
+                seen.add(st.tasks[-1]["kind"] if st.tasks else DECISIONS[st.phase])
+    assert seen == set(DECISIONS), sorted(set(DECISIONS) - seen)
+
+
+def test_deals_are_reference_positions_and_reproducible():
+    from card_envs.batch.dominion import DominionBatch
+
+    a = DominionBatch(6, seed=3, kingdom="random", num_players=3)
+    b = DominionBatch(6, seed=3, kingdom="random", num_players=3)
+    snaps = [a.to_json(i) for i in range(6)]
+    assert snaps == [b.to_json(i) for i in range(6)]
+    assert len({json.dumps(s["kingdom"]) for s in snaps}) > 1
+    for i in range(6):
+        assert a.state(i).to_json() == snaps[i]
+
+
+def test_load_refuses_other_configurations():
+    from card_envs.batch.dominion import DominionBatch
+
+    env = DominionBatch(1)
+    other = make_game("dominion_v0", kingdom="T2").new_state(np.random.default_rng(0))
+    with pytest.raises(ValueError, match="load: state 0 is of"):
+        env.load([other])
+    with pytest.raises(ValueError, match="runs on the CPU"):
+        DominionBatch(1, device="meta")
