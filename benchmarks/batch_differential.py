@@ -1,10 +1,11 @@
 """The long differential run: batched engines vs the reference, every configuration and backend.
 
-    python benchmarks/batch_differential.py [--games 10000] [--device cuda]
+    python benchmarks/batch_differential.py [--games 10000] [--device cuda] [--env split_the_hoard_v0]
 
 Each configuration plays at least `--games` random games in both engines, comparing seats,
 observations, masks, game ends and returns at every step (`card_envs.batch.check`); the test
 suite runs the same check with fewer games. Prints one line per run and fails on a difference.
+Split the Hoard (3 players by default) has the numba backend only.
 """
 
 from __future__ import annotations
@@ -12,12 +13,15 @@ from __future__ import annotations
 import argparse
 import time
 
-from card_envs.batch import has_numba
+from card_envs.batch import NUMBA_ONLY, has_numba
 from card_envs.batch.check import differential
 
 CONFIGS = [("three_piles_v0", {}), ("three_piles_v0", {"num_players": 3}), ("three_piles_v0", {"num_players": 4}),
            ("three_piles_v0", {"reward": "score"}), ("piles_v0", {}), ("piles_v0", {"num_players": 2}),
-           ("piles_v0", {"reward": "score"})]
+           ("piles_v0", {"reward": "score"}),
+           ("split_the_hoard_v0", {"num_players": 2}), ("split_the_hoard_v0", {}),
+           ("split_the_hoard_v0", {"num_players": 4}), ("split_the_hoard_v0", {"num_players": 5}),
+           ("split_the_hoard_v0", {"class_powers": "tiebreak_only", "reward": "score"})]
 
 
 def main() -> None:
@@ -26,10 +30,17 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1024)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--auto-forced", action="store_true")
+    parser.add_argument("--env", nargs="+", default=[], metavar="ENV_ID", help="only these envs' configurations")
     args = parser.parse_args()
+    unknown = set(args.env) - {env_id for env_id, _ in CONFIGS}
+    if unknown:
+        parser.error(f"--env {', '.join(sorted(unknown))}: no configuration here; there are "
+                     f"{', '.join(dict.fromkeys(env_id for env_id, _ in CONFIGS))}")
     backends = ["torch", "numba"] if args.device == "cpu" and has_numba() else ["torch"]
     for backend in backends:
         for env_id, config in CONFIGS:
+            if args.env and env_id not in args.env or env_id in NUMBA_ONLY and backend != "numba":
+                continue
             start = time.perf_counter()
             counts = differential(env_id, config, args.games, args.batch, args.device, seed=11,
                                   backend=backend, auto_forced=args.auto_forced)

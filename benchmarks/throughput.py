@@ -165,12 +165,17 @@ def main() -> None:
         print(f"  make() env, auto_forced=False   {adapter:>10,.0f} decisions/s  (adapter cost {raw / adapter - 1:+.1%})")
         print(f"  make() env, default             {default:>10,.0f} decisions/s")
         if args.batch:
-            from card_envs.batch import ENGINES
+            from card_envs.batch import ENGINES, NUMBA_ONLY
 
             if env_id not in ENGINES:
                 print(f"  no batched engine (there are: {', '.join(ENGINES)})")
                 continue
-        for backend in batch_backends(args.device, args.backend) if args.batch else []:
+            backends = batch_backends(args.device, args.backend)
+            if env_id in NUMBA_ONLY:  # no torch backend to time
+                backends = [b for b in backends if b == "numba"] or (["numba"] if args.device == "cpu" else [])
+                if not backends:
+                    print(f"  batched engine: numba on the CPU only (not {args.device}, backend {args.backend})")
+        for backend in backends if args.batch else []:
             for size in args.batch:
                 rate = max(bench_batch(env_id, size, args.device, backend, args.seconds / 3, args.config)
                            for _ in range(3))

@@ -5,7 +5,8 @@ configuration (all 16 decisions and every waiting stage of every effect occur in
 loaded into the batched engine, which must give back the same snapshot, mask, observations of
 every seat and state vector, bit for bit. Then both engines play the same random games side by
 side: CARD_ENVS_BATCH_GAMES / 50 games per configuration (20 by default);
-`card_envs.batch.SPLIT_THE_HOARD_WIP.md` lists the longer runs."""
+`benchmarks/batch_differential.py --env split_the_hoard_v0` runs 10,000
+per configuration."""
 
 from __future__ import annotations
 
@@ -177,12 +178,11 @@ def test_same_games_as_the_reference(config):
 
 @pytest.mark.parametrize("config", [{"num_players": 2}, {"num_players": 5, "class_powers": "tiebreak_only"}], ids=str)
 def test_differential_check_with_forced_decisions_played(config):
-    """`card_envs.batch.check.differential`, single-choice decisions played unasked in both."""
+    """`card_envs.batch.check.differential` (the registered engine), single-choice decisions
+    played unasked in both."""
     from card_envs.batch.check import differential
-    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
 
-    counts = differential("split_the_hoard_v0", config, games=GAMES, batch=16, seed=3, auto_forced=True,
-                          engine=SplitTheHoardBatch)
+    counts = differential("split_the_hoard_v0", config, games=GAMES, batch=16, seed=3, auto_forced=True)
     assert counts["games"] >= GAMES
 
 
@@ -272,3 +272,42 @@ def test_returns_kernel_scores_as_the_reference(config):
             runs.append(scoring.longest_run(tcount[b, p].tolist(), cs))
             assert longest_run(tcount[b, p].astype(np.int64), tables) == runs[-1], tcount[b, p].tolist()
     assert max(runs) >= 6 and len(set(runs)) >= 5  # the search had real work
+
+
+def test_make_gives_the_numba_engine_and_refuses_what_it_cannot_run(monkeypatch):
+    from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+    from card_envs.core.game import ArgumentError
+
+    env = batch.make("split_the_hoard_v0", 4, seed=1, num_players=4)
+    assert type(env) is SplitTheHoardBatch and env.num_players == 4 and env.observe().obs.shape[0] == 4
+    for bad in ({"backend": "torch"}, {"device": "meta"}, {"device": "meta", "backend": "numba"}):
+        with pytest.raises(ValueError, match="split_the_hoard_v0's batched engine has the numba backend only"):
+            batch.make("split_the_hoard_v0", 4, **bad)
+    with pytest.raises(ArgumentError, match="unexpected keyword argument 'bogus'"):
+        batch.make("split_the_hoard_v0", 4, bogus=1)  # the reference's error (a TypeError too)
+    monkeypatch.setattr(batch, "has_numba", lambda: False)
+    with pytest.raises(ImportError, match=r"needs numba .*\.\[batch\]"):
+        batch.make("split_the_hoard_v0", 4)
+
+
+@pytest.mark.parametrize("auto_forced", [False, True])
+def test_an_illegal_action_is_refused_and_changes_nothing(auto_forced):
+    """The kernels do not check bounds (an illegal action would write into other games), so
+    `step` checks each action against the mask it returned; a caller's edits to that tensor do
+    not loosen the check."""
+    env = batch.make("split_the_hoard_v0", 8, seed=3, auto_forced=auto_forced)
+    out = env.observe()
+    before = [env.to_json(i) for i in range(8)]
+    actions = out.mask.to(torch.uint8).argmax(1)
+    for bad_row, bad_action in ((5, int((~out.mask[5]).nonzero()[0, 0])), (2, -1), (7, env.num_actions)):
+        wrong = actions.clone()
+        wrong[bad_row] = bad_action
+        with pytest.raises(ValueError, match=rf"illegal actions \[{bad_action}\] in games \[{bad_row}\]"):
+            env.step(wrong)
+    illegal = int((~out.mask[5]).nonzero()[0, 0])
+    out.mask[5] = True
+    with pytest.raises(ValueError, match="illegal actions"):
+        env.step(torch.where(torch.arange(8) == 5, illegal, actions))
+    assert [env.to_json(i) for i in range(8)] == before
+    env.step(actions)  # the legal ones still play
+    assert [env.to_json(i) for i in range(8)] != before

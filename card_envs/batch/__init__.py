@@ -12,9 +12,11 @@ while training:
 ## What it is
 
 The reference engines (`card_envs.games.*`) play one game per Python object; these play B games
-of ``three_piles_v0`` or ``piles_v0`` in struct-of-arrays form, with no Python loop over games,
-for the same rules and configurations (``num_players``, ``reward``). In each game exactly one
-seat acts; `reset` and `step` return a `BatchStep`, one row per game:
+of ``three_piles_v0``, ``piles_v0`` or ``split_the_hoard_v0`` in struct-of-arrays form, with no
+Python loop over games, for the same rules and every configuration the reference takes
+(``num_players``, ``reward``; for Split the Hoard also ``class_powers``, ``starting_title_vp`` and
+``cards``, the card list read from the same data file). In each game exactly one seat acts;
+`reset` and `step` return a `BatchStep`, one row per game:
 
 | field | shape | meaning |
 |---|---|---|
@@ -40,10 +42,15 @@ float32[B, num_players, observation_size], every seat's view of every game (to b
 | ``device`` | ``"cpu"`` | any torch device |
 | ``seed`` | 0 | seeds the deals (`reset(seed)` reseeds) |
 | ``auto_forced`` | False | play single-choice decisions unasked, as `card_envs.vector.VectorGames` does |
-| ``backend`` | ``"auto"`` | ``"torch"`` (any device), ``"numba"`` (CPU, the ``batch`` or ``train`` extra) or numba where it can run |
+| ``backend`` | ``"auto"`` | ``"torch"`` (any device), ``"numba"`` (CPU, the ``batch`` or ``train`` extra) or numba where it can run; Split the Hoard: numba only |
 | ``**config`` | | the game's arguments, checked by the reference `Game` |
 
-Both backends share one state layout and the deal code: from one seed they play the same games.
+3 Piles and Piles have both backends; they share one state layout and the deal code: from one
+seed they play the same games. Split the Hoard (`NUMBA_ONLY`) has only the numba backend, on the
+CPU: its rules are long loops of data-dependent moves (effects waiting on answers, reactions,
+piles that shift), which whole-batch tensor operations would run a great many times per step.
+`make` refuses ``backend="torch"`` and any device but the CPU for it (ValueError), and raises
+ImportError naming the ``batch`` extra where numba is missing.
 The numba backend runs the per-step work (apply, mask, observe, the forced decisions; for 3 Piles
 the deal too, from the same shuffle) as compiled
 loops over the games on one core, several times faster on a CPU than the torch backend's
@@ -51,13 +58,21 @@ whole-batch tensor operations. One core on purpose: numba's OpenMP threads and t
 against each other, which made a step several times slower beside torch (in a trainer, or on a
 loaded machine); run one engine per process to use more cores.
 
-`step` trusts its actions: an illegal action is not detected (a check would stop a GPU for the
-host) and leaves that game in an unspecified state. Take actions from the mask.
+`step` trusts its actions in 3 Piles and Piles: an illegal action is not detected (a check would
+stop a GPU for the host) and leaves that game in an unspecified state (the other games are not
+touched). Split the Hoard checks them instead: its kernels do not check array bounds, and an
+illegal action would search past a game's rows and write into other games' rows or outside the
+arrays (a crash); so `step` compares each action with its own copy of the mask it returned and
+raises ValueError naming the games and actions, before applying any. Take actions from the mask.
+`make` passes unknown arguments and unsupported values to the reference `Game`, which raises its
+`card_envs.core.game.ArgumentError` (a TypeError and a ValueError).
 
 ## Same games as the reference
 
 `load(states, rows=None)` continues from reference states; `state(i)` returns game i as a
-reference state. Deals come from a `torch.Generator`. The only later chance is a Piles pass:
+reference state (Split the Hoard's goes through the reference snapshot, which validates it). Deals
+come from a `torch.Generator`. Split the Hoard has no chance after its deal. The only later chance
+is a Piles pass:
 pass k draws the card with numpy's `Generator.integers(len(hand))` algorithm (`base.lemire`) from
 one 64-bit word, which `load` computes from the reference's ``chance_seed`` (the first output of
 ``default_rng((chance_seed, k))``), so a loaded game continues exactly as the reference's does.
@@ -99,21 +114,23 @@ import torch
 
 from card_envs.batch.base import BatchGame, BatchStep
 
-__all__ = ["BACKENDS", "BatchGame", "BatchStep", "ENGINES", "has_numba", "make"]
+__all__ = ["BACKENDS", "BatchGame", "BatchStep", "ENGINES", "NUMBA_ONLY", "has_numba", "make"]
 
 
 def _engines(backend: str) -> dict[str, type[BatchGame]]:
     if backend == "numba":
         from card_envs.batch.cpu import PilesNumba, ThreePilesNumba
+        from card_envs.batch.split_the_hoard import SplitTheHoardBatch
 
-        return {cls.env_id: cls for cls in (ThreePilesNumba, PilesNumba)}
+        return {cls.env_id: cls for cls in (ThreePilesNumba, PilesNumba, SplitTheHoardBatch)}
     from card_envs.batch.piles import PilesBatch
     from card_envs.batch.three_piles import ThreePilesBatch
 
     return {cls.env_id: cls for cls in (ThreePilesBatch, PilesBatch)}
 
 
-ENGINES = ("three_piles_v0", "piles_v0")
+ENGINES = ("three_piles_v0", "piles_v0", "split_the_hoard_v0")
+NUMBA_ONLY = ("split_the_hoard_v0",)  # no torch backend: numba kernels on the CPU only
 BACKENDS = ("auto", "torch", "numba")
 
 
@@ -126,14 +143,27 @@ def make(env_id: str, batch_size: int, device: Any = "cpu", seed: int = 0, auto_
     """The batched engine of `env_id` (one of `ENGINES`) for B = `batch_size` games.
 
     backend: "torch" (any device), "numba" (CPU only, the ``batch`` extra) or "auto": numba on a
-    CPU where it is installed, else torch."""
+    CPU where it is installed, else torch. The envs of `NUMBA_ONLY` have the numba backend only."""
     if env_id not in ENGINES:
         raise ValueError(f"no batched engine for {env_id!r}; there are: {', '.join(ENGINES)}")
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}; use one of {BACKENDS}")
     cpu = torch.device(device).type == "cpu"
+    if env_id in NUMBA_ONLY:
+        _check_numba_only(env_id, device, backend, cpu)
+        backend = "numba"
     if backend == "auto":
         backend = "numba" if cpu and has_numba() else "torch"
     if backend == "numba" and not cpu:
         raise ValueError(f"backend='numba' runs on the CPU only, not on {device!r}; use backend='torch'")
     return _engines(backend)[env_id](batch_size, device=device, seed=seed, auto_forced=auto_forced, **config)
+
+
+def _check_numba_only(env_id: str, device: Any, backend: str, cpu: bool) -> None:
+    if backend == "torch" or not cpu:
+        raise ValueError(f"{env_id}'s batched engine has the numba backend only (the CPU): "
+                         f"backend={backend!r}, device={str(device)!r} cannot run it; use device='cpu' with "
+                         "backend='numba' or 'auto'")
+    if not has_numba():
+        raise ImportError(f"{env_id}'s batched engine needs numba (its only backend): "
+                          "pip install -e '.[batch]'")
