@@ -87,7 +87,7 @@ def act_batch(policy, observations, action_masks, rng, tables) -> np.ndarray:
     if _decide_batch is None or tables is None:
         return np.array([policy.act(o, m, rng) for o, m in zip(observations, legal)], dtype=np.int64)
     actions = np.empty(len(legal), dtype=np.int64)
-    _decide_batch(observations, np.ascontiguousarray(legal), tables, actions)
+    _decide_batch(observations, np.ascontiguousarray(legal), tables, _row_state(tables), actions)
     for i in np.flatnonzero(actions == ERROR):  # no answer by the rules: `act` raises its error here
         policy.act(observations[i], legal[i], rng)
         raise RuntimeError(f"row {i}: the compiled rules found no answer where {policy.name}.act found one")
@@ -116,31 +116,36 @@ def _any(obs, start: int, size: int) -> bool:
     return False
 
 
-def _read(obs, tb):
-    """The position as `_read` sees it: (hold, haul, coins, offers, added, refused, discard, pool,
-    scalars S_*, floats U_*, temps, tie, classes, and each seat's `_haul_feats`: criterion values and
-    Treasure VP), the last two to value positions where a seat's holdings have not changed."""
+def _row_state(tb) -> tuple:
+    """Room for one position as `_read` sees it (filled row by row): (hold, haul, coins, offers,
+    added, refused, discard, pool, scalars S_*, floats U_*, temps, tie, classes, and each seat's
+    `_haul_feats`: criterion values and Treasure VP, to value positions where a seat's holdings
+    have not changed), then scratch: `_run_estimate`'s, and `_worth`'s values, VP, softmax inputs
+    and exponentials."""
+    n, nn, titles = tb[T_INTS][I_N], tb[T_INTS][I_NN], tb[T_TITLE_KIND].size
+    return (np.zeros((n, nn), np.int64), np.zeros((n, nn), np.int64), np.zeros(n, np.int64),
+            np.zeros((n, 3), np.int64), np.zeros((n, 3), np.int64), np.zeros((n, 3), np.bool_), np.zeros(nn, np.int64),
+            np.zeros(nn, np.int64), np.zeros(NUM_S, np.int64), np.zeros(2), np.zeros(titles), np.zeros((n, titles)),
+            np.zeros(n, np.int64), np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(256, np.int64),
+            np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(n), np.zeros(n))
+
+
+def _read(obs, tb, st) -> None:
+    """`_read` of one observation into `_row_state` ``st``."""
     ints, at = tb[T_INTS], tb[T_OFFSETS]
     n, nn, mc, nc, nclass = ints[I_N], ints[I_NN], ints[I_MAX_COPIES], ints[I_NUM_CARDS], ints[I_NUM_CLASSES]
-    haul = np.zeros((n, nn), np.int64)
-    hold = np.zeros((n, nn), np.int64)
-    offers = np.full((n, 3), -1, np.int64)
-    added = np.zeros((n, 3), np.int64)
-    refused = np.zeros((n, 3), np.bool_)
-    coins = np.zeros(n, np.int64)
+    hold, haul, coins, offers, added, refused, discard, pool, s, u, temps, tie, classes, values, tvp = st[:15]
     for q in range(n):
         coins[q] = _count(obs, at[O_COINS] + q, nc)
         for x in range(nn):
             haul[q, x] = hold[q, x] = _count(obs, at[O_TREASURES] + q * nn + x, mc)
         for k in range(3):
             start = at[O_OFFERS] + (q * 3 + k) * nn
-            if _any(obs, start, nn):
-                offers[q, k] = _first_max(obs, start, nn)
+            offers[q, k] = _first_max(obs, start, nn) if _any(obs, start, nn) else -1
+            if offers[q, k] >= 0:
                 hold[q, offers[q, k]] += 1
             added[q, k] = _count(obs, at[O_OFFER_COINS] + q * 3 + k, nc)
             refused[q, k] = obs[at[O_REFUSED] + q * 3 + k] > 0
-    discard = np.zeros(nn, np.int64)
-    pool = np.zeros(nn, np.int64)
     copies = tb[T_COPIES]
     for x in range(nn):
         discard[x] = _count(obs, at[O_DISCARD] + x, mc)
@@ -150,7 +155,6 @@ def _read(obs, tb):
             seen += _count(obs, at[O_SEEN_HELD] + q * nn + x, mc)
             held += hold[q, x]
         pool[x] = max(copies[x] - held - _count(obs, at[O_HAND] + x, mc) - discard[x] - seen, 0)
-    s = np.zeros(NUM_S, np.int64)
     s[S_DECK] = int(np.rint(np.float64(obs[at[O_DECK]]) * nc))
     s[S_COIN_DISCARD] = int(np.rint(np.float64(obs[at[O_COIN_DISCARD]]) * nc))
     s[S_TITLE] = _first_max(obs, at[O_TITLE], tb[T_HIDDEN_KIND].size)
@@ -163,78 +167,69 @@ def _read(obs, tb):
     s[S_GIVE] = _first_max(obs, at[O_GIVE], nn) if _any(obs, at[O_GIVE], nn) else -1
     s[S_SLOT] = _first_max(obs, at[O_SLOT], 3)
     s[S_DECISION] = _first_max(obs, at[O_DECISION], NUM_DECISIONS)
-    u = np.zeros(2, np.float64)
     u[U_UNC] = 0.35 + 0.65 * min(1.0, s[S_DECK] / ints[I_START_DECK])
-    num_titles = tb[T_TITLE_KIND].size
-    temps = np.empty(num_titles, np.float64)
-    tie = np.empty((n, num_titles), np.float64)
-    for t in range(num_titles):
+    for t in range(temps.size):
         temps[t] = tb[T_TITLE_TEMP][t] * u[U_UNC]
-    classes = np.empty(n, np.int64)
     for q in range(n):
         classes[q] = _first_max(obs, at[O_CLASSES] + q * nclass, nclass)
-        for t in range(num_titles):
+        for t in range(temps.size):
             tie[q, t] = tb[T_TIE][classes[q], t]
-    values = np.empty((n, num_titles), np.int64)
-    tvp = np.empty(n, np.float64)
-    for q in range(n):
-        _seat_feats(tb, hold[q], values[q], tvp, q)
-    st = (hold, haul, coins, offers, added, refused, discard, pool, s, u, temps, tie, classes, values, tvp)
+        _seat_feats(tb, hold[q], values[q], tvp, q, st[15])
     u[U_NOW] = _worth(tb, st, hold, coins)
-    return st
 
 
 # ----- valuing a position (`_worth`) ------------------------------------------------------------
-def _run_from(v: int, left, unused, flat, lenient: bool, low: int, high: int, values, order) -> int:
-    """`_run_from`: ``left`` counts by rank (from the lowest fixed rank), ``unused`` the unused
-    modifiers by distinct value (ascending, as the sorted list `_run_from` keeps); ``flat`` room
-    for that list."""
+def _run_from(v: int, w, left: int, unused: int, flat: int, lenient: bool, low: int, high: int, values,
+              order) -> int:
+    """`_run_from` on scratch ``w``: at offset ``left`` the counts by rank (from the lowest fixed
+    rank), at ``unused`` the unused modifiers by distinct value (ascending, as the sorted list
+    `_run_from` keeps), at ``flat`` room for that list."""
     d = values.size
     start = v
     while True:
-        if low <= v <= high and left[v - low] != 0:
-            left[v - low] -= 1
+        if low <= v <= high and w[left + v - low] != 0:
+            w[left + v - low] -= 1
             v += 1
             continue
         found, pick_from, first, second = False, 0, -1, -1
         mask = 0
         for j in range(d):
-            if unused[j] > 0:
+            if w[unused + j] > 0:
                 mask |= 1 << j
         for j in order[mask]:  # one modifier, by size (ties in the set's order, as Python's sorted)
             if j < 0:
                 break
-            w = v - values[j]
-            if low <= w <= high and left[w - low] != 0 and (w < v or left[w - low] > 1 or lenient):
-                found, pick_from, first = True, w, j
+            r = v - values[j]
+            if low <= r <= high and w[left + r - low] != 0 and (r < v or w[left + r - low] > 1 or lenient):
+                found, pick_from, first = True, r, j
                 break
         if not found:
             m = 0
             for j in range(d):  # combinations(unused, 2) of the sorted list
-                for _ in range(unused[j]):
-                    flat[m] = j
+                for _ in range(w[unused + j]):
+                    w[flat + m] = j
                     m += 1
             for a in range(m):
                 for b in range(a + 1, m):
-                    w = v - values[flat[a]] - values[flat[b]]
-                    if low <= w <= high and left[w - low] != 0 and (w < v or left[w - low] > 1 or lenient):
-                        found, pick_from, first, second = True, w, flat[a], flat[b]
+                    r = v - values[w[flat + a]] - values[w[flat + b]]
+                    if low <= r <= high and w[left + r - low] != 0 and (r < v or w[left + r - low] > 1 or lenient):
+                        found, pick_from, first, second = True, r, w[flat + a], w[flat + b]
                         break
                 if found:
                     break
         if not found:
             return v - start
-        left[pick_from - low] -= 1
-        unused[first] -= 1
+        w[left + pick_from - low] -= 1
+        w[unused + first] -= 1
         if second >= 0:
-            unused[second] -= 1
+            w[unused + second] -= 1
         v += 1
 
 
-def _run_estimate(tc, fixed, is_mod, rank, values, order, low: int, high: int) -> int:
+def _run_estimate(tc, fixed, is_mod, rank, values, order, low: int, high: int, work) -> int:
     """`_run_estimate`: the greedy run from every start (in increasing order), strict then lenient;
     the best. Tables passed one by one (a call that passes the table tuple costs more than the
-    search), scratch in one array."""
+    search); scratch in ``work`` (a larger array is made where it is too small)."""
     nn, d, size = tc.size, values.size, max(high - low + 1, 1)
     held_mods, keys, negative = 0, 0, False
     for i in range(nn):
@@ -247,45 +242,48 @@ def _run_estimate(tc, fixed, is_mod, rank, values, order, low: int, high: int) -
     shift_low = min(0, values[0]) if d else 0
     shift_high = max(0, values[d - 1]) if d else 0
     width = size + shift_high - shift_low  # starts: a base plus no or one modifier
-    w = np.zeros(3 * size + 2 * d + width + held_mods, np.int64)
-    bases, keyed, left = w[:size], w[size:2 * size], w[2 * size:3 * size]
-    mods, unused = w[3 * size:3 * size + d], w[3 * size + d:3 * size + 2 * d]
-    starts, flat = w[3 * size + 2 * d:3 * size + 2 * d + width], w[3 * size + 2 * d + width:]
+    bases, keyed, left, mods, unused = 0, size, 2 * size, 3 * size, 3 * size + d
+    starts, flat = 3 * size + 2 * d, 3 * size + 2 * d + width
+    w = work if flat + held_mods <= work.size else np.empty(flat + held_mods, np.int64)
+    w[:flat] = 0
     for i in range(nn):
         if tc[i] != 0 and fixed[i]:
-            bases[rank[i] - low] += tc[i]
-            keyed[rank[i] - low] = 1
+            w[bases + rank[i] - low] += tc[i]
+            w[keyed + rank[i] - low] = 1
         elif tc[i] > 0 and is_mod[i]:
             for j in range(d):
                 if values[j] == rank[i]:
-                    mods[j] += tc[i]
+                    w[mods + j] += tc[i]
     bound = 0  # each step of a run takes one held Treasure: with no negative count, at most their number
     for b in range(size):
-        if keyed[b]:
-            negative |= bases[b] < 0
-            bound += bases[b]
-            starts[b - shift_low] = 1
+        if w[keyed + b]:
+            negative |= w[bases + b] < 0
+            bound += w[bases + b]
+            w[starts + b - shift_low] = 1
             for j in range(d):
-                if mods[j] > 0:
-                    starts[b + values[j] - shift_low] = 1
+                if w[mods + j] > 0:
+                    w[starts + b + values[j] - shift_low] = 1
     best = 0
     for k in range(width):
-        if starts[k]:
+        if w[starts + k]:
             for lenient in (False, True):
-                left[:] = bases
-                unused[:] = mods
-                best = max(best, _run_from(k + low + shift_low, left, unused, flat, lenient, low, high, values,
+                for b in range(size):
+                    w[left + b] = w[bases + b]
+                for j in range(d):
+                    w[unused + j] = w[mods + j]
+                best = max(best, _run_from(k + low + shift_low, w, left, unused, flat, lenient, low, high, values,
                                            order))
             if best >= bound and not negative:
                 return best
     return best
 
 
-def _criterion(kind: int, minimum: int, tc, fixed, is_mod, rank, mod_values, mod_order, low: int, high: int) -> int:
+def _criterion(kind: int, minimum: int, tc, fixed, is_mod, rank, mod_values, mod_order, low: int, high: int,
+               work) -> int:
     """`_criterion` of a Starting Title that does not count Coins (those are `_worth`'s): its
     criterion value (higher is better), marked down below its minimum."""
     if kind == RUN:
-        run = _run_estimate(tc, fixed, is_mod, rank, mod_values, mod_order, low, high)
+        run = _run_estimate(tc, fixed, is_mod, rank, mod_values, mod_order, low, high, work)
         return run - (run < minimum)
     ranks, held, raw, extra = 0, 0, 0, 0
     for i in range(tc.size):
@@ -379,7 +377,7 @@ def _progress(kind: int, par, names, groups, icons, fixed, is_mod, rank, scale: 
     return scale * math.pow(min(1.0, ratio), two)
 
 
-def _seat_feats(tb, tc, values, tvp, p: int) -> None:
+def _seat_feats(tb, tc, values, tvp, p: int, work) -> None:
     """`_haul_feats` of one seat's holdings: the criterion values that do not count Coins (into
     ``values``; the Coin criteria are left for `_worth`) and its Treasure VP (into ``tvp[p]``)."""
     kinds, minimum, ints = tb[T_TITLE_KIND], tb[T_TITLE_MIN], tb[T_INTS]
@@ -389,7 +387,7 @@ def _seat_feats(tb, tc, values, tvp, p: int) -> None:
     for t in range(values.size):
         kind = kinds[t]
         values[t] = 0 if kind == BALANCE or kind == MOST_COINS else _criterion(
-            kind, minimum[t], tc, fixed, is_mod, rank, mod_values, mod_order, low, high)
+            kind, minimum[t], tc, fixed, is_mod, rank, mod_values, mod_order, low, high, work)
     tvp[p] = _treasure_vp(tc, tb[T_VP], tb[T_COND_KIND], tb[T_COND_SET])
 
 
@@ -401,8 +399,7 @@ def _worth(tb, st, hold, coins) -> float:
     unc, temps, tie, svp, coin_value = st[9][U_UNC], st[10], st[11], floats[F_SVP], floats[F_COIN_VALUE]
     base, base_values, base_tvp = st[0], st[13], st[14]
     num_titles = kinds.size
-    values = np.empty((n, num_titles), np.int64)
-    vp = np.empty(n, np.float64)
+    values, vp, xs, es = st[16], st[17], st[18], st[19]
     for p in range(n):
         same = True
         for x in range(nn):
@@ -414,7 +411,7 @@ def _worth(tb, st, hold, coins) -> float:
                 values[p, t] = base_values[p, t]
             vp[p] = base_tvp[p]
         else:
-            _seat_feats(tb, hold[p], values[p], vp, p)
+            _seat_feats(tb, hold[p], values[p], vp, p, st[15])
         total = 0
         for x in range(nn):
             total += hold[p, x]
@@ -424,8 +421,6 @@ def _worth(tb, st, hold, coins) -> float:
             elif kinds[t] == MOST_COINS:
                 values[p, t] = coins[p] - (not coins[p] >= minimum[t])
         vp[p] = vp[p] + coin_value * unc * coins[p]
-    xs = np.empty(n, np.float64)
-    es = np.empty(n, np.float64)
     for t in range(num_titles):
         for p in range(n):
             xs[p] = (values[p, t] + tie[p, t]) / temps[t]
@@ -960,7 +955,7 @@ def _best_card(tb, st, legal, coin: bool) -> int:
     return action
 
 
-def _decide_row(obs, legal, tb) -> int:
+def _decide_row(obs, legal, tb, st) -> int:
     """`act` on one row; `ERROR` where `act` raises."""
     count, only = 0, -1
     for a in range(legal.size):
@@ -968,7 +963,7 @@ def _decide_row(obs, legal, tb) -> int:
             count, only = count + 1, a
     if count == 1:
         return only
-    st = _read(obs, tb)
+    _read(obs, tb, st)
     ints, s = tb[T_INTS], st[8]
     decision = s[S_DECISION]
     if decision == COMMIT_CARD or decision == EXTRA_COIN or decision == SCRY:
@@ -1000,9 +995,10 @@ def _decide_row(obs, legal, tb) -> int:
     return ERROR
 
 
-def _decide_all(observations, legal, tb, actions) -> None:
+def _decide_all(observations, legal, tb, st, actions) -> None:
+    tb, st = _borrowed(tb), _borrowed(st)
     for b in range(observations.shape[0]):
-        actions[b] = _decide_row(observations[b], legal[b], tb)
+        actions[b] = _decide_row(observations[b], legal[b], tb, st)
 
 
 # The small helpers are inlined: a call that passes the table and state tuples (dozens of arrays)
@@ -1019,6 +1015,29 @@ try:
 except ImportError:  # numba is in the train and batch extras; a bare install plays `act` per row
     _decide_batch = None
 else:
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def _borrowed(typingctx, tup):
+        """The tuple `tup` with each array's reference count pointer cleared, so that numba drops
+        the atomic reference counting of its arrays at every call (each call copies all of them:
+        without this, the kernel was about 2x slower). Safe while the caller keeps the arrays alive:
+        `act_batch` holds them for the whole call, and no kernel keeps or returns them. (The same
+        as card_envs/batch/split_the_hoard_kernels.py's `borrowed`, which importing would bring
+        card_envs.batch and torch with it.)"""
+        def codegen(context, builder, sig, args):
+            value = args[0]
+            for i, ty in enumerate(sig.args[0].types):
+                if isinstance(ty, types.Array):
+                    ary = context.make_array(ty)(context, builder, value=builder.extract_value(value, i))
+                    ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
+                    ary.parent = cgutils.get_null_value(ary.parent.type)
+                    value = builder.insert_value(value, ary._getvalue(), i)
+            return value
+        return tup(tup), codegen
+
     for _name in INLINED + CALLED:
         globals()[_name] = njit(cache=True, inline="always" if _name in INLINED else "never")(globals()[_name])
     _decide_batch = njit(cache=True)(_decide_all)
