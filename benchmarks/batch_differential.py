@@ -1,6 +1,7 @@
 """The long differential run: batched engines vs the reference, every configuration and backend.
 
-    python benchmarks/batch_differential.py [--games 10000] [--device cuda] [--env split_the_hoard_v0]
+    python benchmarks/batch_differential.py [--games 10000] [--device cuda] [--auto-forced]
+    python benchmarks/batch_differential.py --env split_the_hoard_v0 [--config '{"num_players": 5}']
 
 Each configuration plays at least `--games` random games in both engines, comparing seats,
 observations, masks, game ends and returns at every step (`card_envs.batch.check`); the test
@@ -11,6 +12,7 @@ Split the Hoard (3 players by default) has the numba backend only.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 from card_envs.batch import NUMBA_ONLY, has_numba
@@ -31,6 +33,7 @@ def main() -> None:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--auto-forced", action="store_true")
     parser.add_argument("--env", nargs="+", default=[], metavar="ENV_ID", help="only these envs' configurations")
+    parser.add_argument("--config", type=json.loads, default=None, help="only this configuration (JSON, as listed)")
     args = parser.parse_args()
     unknown = set(args.env) - {env_id for env_id, _ in CONFIGS}
     if unknown:
@@ -39,7 +42,9 @@ def main() -> None:
     backends = ["torch", "numba"] if args.device == "cpu" and has_numba() else ["torch"]
     for backend in backends:
         for env_id, config in CONFIGS:
-            if args.env and env_id not in args.env or env_id in NUMBA_ONLY and backend != "numba":
+            if args.env and env_id not in args.env or args.config not in (None, config):
+                continue
+            if env_id in NUMBA_ONLY and backend != "numba":
                 continue
             start = time.perf_counter()
             counts = differential(env_id, config, args.games, args.batch, args.device, seed=11,
