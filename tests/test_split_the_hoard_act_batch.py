@@ -3,8 +3,8 @@ against its `act`, decision by decision: on positions of games with 2-5 players 
 ``class_powers="tiebreak_only"``, another cards file, other parameters) played by random moves and
 by the agent itself (whole games: the later, richer positions too), and on positions made from
 them for every decision kind and reaction role, with ties and positions where `act` raises.
-CARD_ENVS_AGENT_STEPS sets the steps played per configuration (40 by default, to keep the suite
-fast; 700 gives more than 10,000 positions per configuration)."""
+CARD_ENVS_AGENT_STEPS sets the positions recorded per game and configuration (40 by default, to
+keep the suite fast; 700 gives 11,200 positions per configuration and kind of play)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from card_envs.vector import VectorGames
 
 STEPS = int(os.environ.get("CARD_ENVS_AGENT_STEPS", 40))
 GAMES = 16  # games played together per configuration
+STRIDE = 4  # every 4th step recorded: 40 steps reach the end of the first games (about 130-150 decisions)
 CONFIGS = [{"num_players": 2}, {"num_players": 3}, {"num_players": 4}, {"num_players": 5},
            {"num_players": 3, "class_powers": "tiebreak_only"}]
 PARAMETERS = {"coin_value": 0.8, "denial": 0.0, "ability_margin": 0.0, "max_protect": 6, "protect_share": 0.6,
@@ -51,14 +52,16 @@ def other_cards(tmp_path_factory) -> str:
 
 
 def played(game, agent, seed: int, by_agent: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Observations and masks of every decision of GAMES games played for STEPS steps: by random
-    moves, or by the agent (compiled, to reach late positions cheaply; `act` checks them all)."""
+    """Observations and masks of the decisions of GAMES games at STEPS steps, one in STRIDE
+    played: by random moves, or by the agent (compiled, to reach late positions cheaply; `act`
+    checks every recorded one)."""
     vector, rng = VectorGames(game, GAMES, seed=seed, auto_forced=False), np.random.default_rng(seed)
     observations, masks = [], []
-    for _ in range(STEPS):
+    for step in range(STEPS * STRIDE):
         observation, mask, _ = vector.observe()
-        observations.append(observation.copy())
-        masks.append(mask.astype(np.int8))
+        if step % STRIDE == STRIDE - 1:
+            observations.append(observation.copy())
+            masks.append(mask.astype(np.int8))
         if by_agent:
             actions = agent.act_batch(observation, mask, rng)
         else:
