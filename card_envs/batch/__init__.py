@@ -46,21 +46,20 @@ float32[B, num_players, observation_size], every seat's view of every game (to b
 | ``**config`` | | the game's arguments, checked by the reference `Game` |
 
 3 Piles and Piles have both backends; they share one state layout and the deal code: from one
-seed they play the same games. Split the Hoard (`NUMBA_ONLY`) has only the numba backend, on the
-CPU: its rules are long loops of data-dependent moves (effects waiting on answers, reactions,
-piles that shift), which whole-batch tensor operations would run a great many times per step.
-`make` refuses ``backend="torch"`` and any device but the CPU for it (ValueError), and raises
-ImportError naming the ``batch`` extra where numba is missing.
-The numba backend runs the per-step work (apply, mask, observe, the forced decisions; for 3 Piles
-the deal too, from the same shuffle) as compiled
-loops over the games on one core, several times faster on a CPU than the torch backend's
-whole-batch tensor operations. One core on purpose: numba's OpenMP threads and torch's spin
-against each other, which made a step several times slower beside torch (in a trainer, or on a
-loaded machine); run one engine per process to use more cores.
+seed they play the same games. The numba backend runs the per-step work (apply, mask, observe,
+the forced decisions; for 3 Piles the deal too, from the same shuffle) as compiled loops over the
+games on one core, several times faster on a CPU than the torch backend's whole-batch tensor
+operations. One core on purpose: numba's OpenMP threads and torch's spin against each other,
+which made a step several times slower beside torch (in a trainer, or on a loaded machine); run
+one engine per process to use more cores.
+
+Split the Hoard (`NUMBA_ONLY`) has the numba backend only, on the CPU: every piece of its step
+(the rules, mask, observation, returns, the deal after its shuffles) is a kernel. `make` refuses
+``backend="torch"`` and any device but the CPU for it (ValueError), and raises ImportError naming
+the ``batch`` extra where numba is missing.
 
 `step` trusts its actions in 3 Piles and Piles: an illegal action is not detected (a check would
-stop a GPU for the host) and leaves that game in an unspecified state (the other games are not
-touched). Split the Hoard checks them instead: its kernels do not check array bounds, and an
+stop a GPU for the host) and leaves that game in an unspecified state. Split the Hoard checks them instead: its kernels do not check array bounds, and an
 illegal action would search past a game's rows and write into other games' rows or outside the
 arrays (a crash); so `step` compares each action with its own copy of the mask it returned and
 raises ValueError naming the games and actions, before applying any. Take actions from the mask.
@@ -71,11 +70,11 @@ raises ValueError naming the games and actions, before applying any. Take action
 
 `load(states, rows=None)` continues from reference states; `state(i)` returns game i as a
 reference state (Split the Hoard's goes through the reference snapshot, which validates it). Deals
-come from a `torch.Generator`. Split the Hoard has no chance after its deal. The only later chance
-is a Piles pass:
-pass k draws the card with numpy's `Generator.integers(len(hand))` algorithm (`base.lemire`) from
-one 64-bit word, which `load` computes from the reference's ``chance_seed`` (the first output of
-``default_rng((chance_seed, k))``), so a loaded game continues exactly as the reference's does.
+come from a `torch.Generator`. 3 Piles and Split the Hoard have no chance after the deal; Piles
+has its passes: pass k draws the card with numpy's `Generator.integers(len(hand))` algorithm
+(`base.lemire`) from one 64-bit word, which `load` computes from the reference's ``chance_seed``
+(the first output of ``default_rng((chance_seed, k))``), so a loaded game continues exactly as
+the reference's does.
 `card_envs.batch.check` plays both engines side by side on the same actions and compares every
 step; the tests and `benchmarks/batch_differential.py` run it.
 
