@@ -160,6 +160,88 @@ def test_returns_of_finished_games(loaded):
     assert np.array_equal(got, want)
 
 
+def test_one_step_from_every_position(loaded):
+    """Every non-terminal position, one random legal answer in both engines at once: the same
+    snapshot after it, or the same returns and length when it ends the game (every decision
+    kind, every answer kind that random play reaches)."""
+    config, states, env, step = loaded
+    rng = np.random.default_rng(5)
+    live = [i for i, st in enumerate(states) if not st.is_terminal()]
+    sub, _ = engine(config, [states[i] for i in live])
+    after = [states[i].clone() for i in live]
+    actions = [int(rng.choice(st.legal_actions())) for st in after]
+    for st, a in zip(after, actions):
+        st.apply(a)
+    out = sub.step(torch.tensor(actions))
+    ended = [st.is_terminal() for st in after]
+    assert out.done.tolist() == ended
+    for k, st in enumerate(after):
+        if ended[k]:
+            assert np.array_equal(out.reward[k].numpy(), st.returns().astype(np.float32)), f"position {live[k]}"
+            assert out.length[k] == 1
+        else:
+            assert sub.to_json(k) == st.to_json(), f"position {live[k]}, action {actions[k]}"
+
+
+def play_side_by_side(config: dict, games: int, batch: int, seed: int) -> int:
+    """Play `games` games (at least) in both engines from reference deals loaded into the batched
+    one, the same actions in both (`choose`: uniform in even rows, greedy in odd ones); at every
+    decision the snapshots, acting seats, masks and observations must be identical, and a game
+    must end in both at once with the same returns and length. A game that ends is redealt by the
+    batched engine and played on from `state(i)`. Returns the number of decisions compared."""
+    from card_envs.batch.dominion import DominionBatch
+
+    game = make_game("dominion_v0", **config)
+    rng = np.random.default_rng(seed)
+    states = [game.new_state(rng) for _ in range(batch)]
+    env = DominionBatch(batch, seed=seed, **config)
+    out = env.load(states)
+    favourite = [-1 if i % 2 == 0 else int(rng.choice(st.kingdom)) for i, st in enumerate(states)]
+    asked = np.zeros(batch, dtype=np.int64)
+    finished = decisions = 0
+    while finished < games:
+        for i, s in enumerate(states):
+            assert env.to_json(i) == s.to_json(), f"game {i} after {asked[i]} decisions"
+        assert out.seat.tolist() == [s.current_player for s in states]
+        masks = np.stack([s.legal_mask() for s in states]).astype(bool)
+        assert not first_difference(out.mask.numpy(), masks, states, None)
+        want = np.stack([s.observation(s.current_player) for s in states])
+        layout = game.observation_layout
+        assert not first_difference(out.obs.numpy(), want, states, layout)
+        actions = np.array([choose(s, rng, f) for s, f in zip(states, favourite)])
+        for s, a in zip(states, actions):
+            s.apply(int(a))
+        out = env.step(torch.as_tensor(actions))
+        asked += 1
+        decisions += batch
+        ended = np.array([s.is_terminal() for s in states])
+        assert out.done.numpy().tolist() == ended.tolist()
+        assert out.length.numpy().tolist() == np.where(ended, asked, 0).tolist()
+        want = np.zeros((batch, game.num_players), dtype=np.float32)
+        for i in np.flatnonzero(ended):
+            want[i] = states[i].returns()
+            states[i] = env.state(int(i))  # the batched deal, checked by the reference loader
+            finished += 1
+        assert np.array_equal(out.reward.numpy(), want)
+        asked[ended] = 0
+    return decisions
+
+
+@pytest.mark.parametrize("k", range(len(CONFIGS)), ids=IDS)
+def test_same_games_as_the_reference(k):
+    assert play_side_by_side(CONFIGS[k][0], games=4, batch=4, seed=7) > 0
+
+
+@pytest.mark.parametrize("config", [CONFIGS[0][0], CONFIGS[4][0]], ids=[IDS[0], IDS[4]])
+def test_differential_check_with_forced_decisions_played(config):
+    """`card_envs.batch.check.differential`, single-choice decisions played unasked in both."""
+    from card_envs.batch.check import differential
+    from card_envs.batch.dominion import DominionBatch
+
+    counts = differential("dominion_v0", config, games=8, batch=8, seed=3, auto_forced=True, engine=DominionBatch)
+    assert counts["games"] >= 8
+
+
 def test_positions_cover_every_decision():
     """The configurations above reach every decision kind (so the tests above check each)."""
     seen = set()

@@ -7,7 +7,7 @@ first: a deck's top is its last card) with their lengths among the seat's scalar
 
 | array | dtype, shape | reference fields |
 |---|---|---|
-| `g` | int64[B, 16] | per-game scalars, columns `K.G_FIELDS`: `current_player`, `turn_player`, `phase`, `coins`, `actions`, `buys`, `saunas`, `fortune_used`, `ally` (-1 none), `bane` (-1 none), `prev_turn`, `extra_turn`, `plays_left` (-1 outside a Voyage turn), `shuffles`, `seed` (its uint64 bits), and the task count |
+| `g` | int64[B, 19] | per-game scalars, columns `K.G_FIELDS`: `current_player`, `turn_player`, `phase`, `coins`, `actions`, `buys`, `saunas`, `fortune_used`, `ally` (-1 none), `bane` (-1 none), `prev_turn`, `extra_turn`, `plays_left` (-1 outside a Voyage turn), `shuffles`, `seed` (its uint64 bits), the task count; `max_turns`, `elder_card` and the count of `_trig` |
 | `ps` | int32[B, n, 12] | per-seat scalars, columns `K.P_FIELDS`: `hsize`, `vp`, `debt`, `turns`, `favors`, `skips`, `immune`, and the lengths of the deck, discard, in-play, set-aside and durations lists |
 | `counts` | int16[B, n, 3, C] | `hands`, `known`, `owned` (planes `K.H_*`) |
 | `zones` | int8[B, n, 5, M] | `decks`, `deck_known`, `discards`, `in_play`, `set_aside` (planes `K.Z_*`; M: every card of the game) |
@@ -36,13 +36,16 @@ import numpy as np
 import torch
 
 from card_envs.batch import dominion_kernels as K
+from card_envs.batch import dominion_play as play
 from card_envs.batch.base import BatchGame
+from card_envs.batch.numpy_random import new_generator
 from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import BANE_CANDIDATES, NUM_PILES, PILE_OF, YOUNG_WITCH, pile_setup
 from card_envs.games.dominion.rules import DominionState
 from card_envs.games.dominion.snapshot import to_json as snapshot_json
 
 MAX_TASKS = 64  # deeper stacks than any reachable position holds (load refuses deeper ones)
+MAX_TRIGGERS = 16  # gain and trash triggers raised by one effect before they are pushed
 MAX_DURATIONS = 20  # every Duration card of the game (4 Warlords, Garrisons, Conjurers, Voyages, Strongholds)
 MAX_PILE = max(len(pile_setup(p, n)) for p in range(NUM_PILES) for n in (2, 3, 4))
 
@@ -86,9 +89,15 @@ class DominionBatch(BatchGame):
         self.kingdom = np.zeros((B, 10), np.int8)
         self.trash = np.zeros((B, K.C), np.int16)
         self.tasks = np.zeros((B, MAX_TASKS, len(K.T_FIELDS)), np.int32)
+        self.trig = np.zeros((B, MAX_TRIGGERS, len(K.T_FIELDS)), np.int32)
+        self.scratch = (new_generator(), np.zeros(self.num_actions, np.bool_))
         self.cur = torch.from_numpy(self.g)[:, K.G_CUR]  # the kernels write it through g
         self.obs_offsets = K.offsets(self.game.observation_layout)
         self.state_offsets = K.offsets(self.game.state_layout)
+
+    def _rules_state(self) -> tuple:
+        """The tuple `S` the rules kernels take (`dominion_play`)."""
+        return (*self._arrays(), self.trig, *self.scratch)
 
     def _arrays(self) -> tuple:
         return (self.g, self.ps, self.counts, self.zones, self.dur, self.piles, self.plen, self.supply, self.trash,
@@ -113,7 +122,7 @@ class DominionBatch(BatchGame):
         g = self.g[b]
         g[:] = (st.current_player, st.turn_player, st.phase, st.coins, st.actions, st.buys, st.saunas,
                 st.fortune_used, st.ally, st.bane, st.prev_turn, st.extra_turn, st.plays_left, st.shuffles,
-                np.uint64(st.seed).view(np.int64), len(st.tasks))
+                np.uint64(st.seed).view(np.int64), len(st.tasks), self.game.max_turns, -1, 0)
         for q in range(self.num_players):
             self._load_seat(st, b, q)
         self.piles[b], self.plen[b], self.supply[b] = 0, 0, False
@@ -148,7 +157,7 @@ class DominionBatch(BatchGame):
         st, n = DominionState(self.game), self.num_players
         g = self.g[i].tolist()
         (st.current_player, st.turn_player, st.phase, st.coins, st.actions, st.buys, st.saunas, fortune, st.ally,
-         st.bane, st.prev_turn, extra, st.plays_left, st.shuffles, seed, ntasks) = g
+         st.bane, st.prev_turn, extra, st.plays_left, st.shuffles, seed, ntasks, _, _, _) = g
         st.fortune_used, st.extra_turn = bool(fortune), bool(extra)
         st.seed = int(np.int64(seed).view(np.uint64))
         st.kingdom = self.kingdom[i].tolist()
@@ -180,7 +189,7 @@ class DominionBatch(BatchGame):
 
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
-        raise NotImplementedError("dominion_v0's batched apply is not ported yet (card_envs/batch/DOMINION_WIP.md)")
+        play.apply(self._rules_state(), actions.numpy(), active.numpy())
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The reference's `returns()`: ranks by score, then fewer turns (or score differences)."""

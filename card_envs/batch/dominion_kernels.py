@@ -18,10 +18,12 @@ from card_envs.games.dominion import effects as fx
 C, NP = cd.NUM_CARDS, cd.NUM_PILES
 
 # Per-game scalars: g[b, G_*] (int64).
+# The last three are the rules' working values: `max_turns` (the configuration's), the card Elder
+# is playing (-1 between decisions) and the triggers waiting to be pushed (0 between decisions).
 G_FIELDS = ("cur", "turn", "phase", "coins", "actions", "buys", "saunas", "fortune", "ally", "bane", "prev",
-            "extra", "plays_left", "shuffles", "seed", "ntasks")
+            "extra", "plays_left", "shuffles", "seed", "ntasks", "max_turns", "elder", "ntrig")
 (G_CUR, G_TURN, G_PHASE, G_COINS, G_ACTIONS, G_BUYS, G_SAUNAS, G_FORTUNE, G_ALLY, G_BANE, G_PREV, G_EXTRA,
- G_PLAYS, G_SHUFFLES, G_SEED, G_NTASKS) = range(len(G_FIELDS))
+ G_PLAYS, G_SHUFFLES, G_SEED, G_NTASKS, G_MAX_TURNS, G_ELDER, G_NTRIG) = range(len(G_FIELDS))
 # Per-seat scalars: ps[b, q, P_*] (int32); the *_len fields are the lengths of the zones below.
 P_FIELDS = ("hsize", "vp", "debt", "turns", "favors", "skips", "immune", "deck_len", "disc_len", "play_len",
             "aside_len", "dur_len")
