@@ -400,16 +400,19 @@ def _worth(tb, st, hold, coins) -> float:
     base, base_values, base_tvp = st[0], st[13], st[14]
     num_titles = kinds.size
     values, vp, xs, es = st[16], st[17], st[18], st[19]
+    fixed, is_mod = tb[T_FIXED], tb[T_IS_MOD]
     for p in range(n):
-        same = True
+        same, same_ranks = True, True  # the seat's holdings as read; or differing in unranked names only
         for x in range(nn):
             if hold[p, x] != base[p, x]:
                 same = False
-                break
-        if same:
+                if fixed[x] or is_mod[x]:
+                    same_ranks = False
+                    break
+        if same_ranks:  # the Title criteria that do not count Coins read ranked names only
             for t in range(num_titles):
                 values[p, t] = base_values[p, t]
-            vp[p] = base_tvp[p]
+            vp[p] = base_tvp[p] if same else _treasure_vp(hold[p], tb[T_VP], tb[T_COND_KIND], tb[T_COND_SET])
         else:
             _seat_feats(tb, hold[p], values[p], vp, p, st[15])
         total = 0
