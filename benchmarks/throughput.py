@@ -75,7 +75,8 @@ def bench_batch(env_id: str, batch: int, device: str, backend: str, seconds: flo
     env = make(env_id, batch, device=device, backend=backend, **config)
     out = env.reset(seed=0)
     rows = batch + 997  # random keys, read at a rotating offset: no random numbers drawn per step
-    keys = torch.randint(0, 1 << 15, (rows, env.num_actions), dtype=torch.int16,
+    # Keys from 1: a legal action's key * mask is never 0, so argmax never lands on an illegal one.
+    keys = torch.randint(1, 1 << 15, (rows, env.num_actions), dtype=torch.int16,
                          generator=torch.Generator().manual_seed(0)).to(device)
 
     def pick(mask: "torch.Tensor", i: int) -> "torch.Tensor":
