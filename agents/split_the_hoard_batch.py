@@ -10,8 +10,10 @@ equal and ties break alike (tests/test_split_the_hoard_act_batch.py checks it de
 against `act`). The card list, Titles and the agent's parameters come in as tables
 (`SplitTheHoardHeuristic._tables`); this module does not import the agent. Where `act` raises (no
 legal card to choose, an ability with no effect), the kernel answers `ERROR` and `act` is run on
-that row to raise its own error. Without numba (it is in the train and batch extras) `act` runs
-per row.
+that row to raise its own error; in the few positions the rules never ask where `act` answers by
+Python's negative indexing (a BUY_SLOT with other actions legal than the three Negotiate Cards),
+the kernel answers `ERROR` too and `act_batch` raises RuntimeError. Without numba (it is in the
+train and batch extras) `act` runs per row.
 """
 
 from __future__ import annotations
@@ -59,10 +61,10 @@ TABLE_NAMES = ("ints", "floats", "copies", "fixed", "is_mod", "rank", "vp", "con
  T_HIDDEN_GROUPS, T_HIDDEN_ICONS, T_EFFECTS, T_CLASS_EFFECTS, T_OFFSETS) = range(len(TABLE_NAMES))
 # entries of "ints"
 (I_N, I_NN, I_TARGET0, I_SLOT0, I_DRAW2, I_YES, I_DONE, I_POWER, I_START_DECK, I_MAX_COPIES, I_NUM_CARDS,
- I_NUM_CLASSES, I_RANK_LOW, I_RANK_HIGH, I_MAX_PROTECT, NUM_INTS) = range(16)
+ I_NUM_CLASSES, I_RANK_LOW, I_RANK_HIGH, I_MAX_PROTECT) = range(15)
 # entries of "floats": the parameters, and the exponent 2.0 of `_progress` (data, so that the
 # compiler cannot turn pow(x, 2.0) into x * x, which differs from Python's ``x ** 2`` in the last bit)
-F_COIN_VALUE, F_DENIAL, F_MARGIN, F_PROTECT_SHARE, F_SVP, F_TWO, NUM_FLOATS = range(7)
+F_COIN_VALUE, F_DENIAL, F_MARGIN, F_PROTECT_SHARE, F_SVP, F_TWO = range(6)
 # "hidden_par" columns: k (k_of, distinct_names, icons), min (max_rank), ratio and min_coins
 # (coins_vs_treasures), n (coins_at_most), number of groups (all_of)
 P_K, P_MIN, P_RATIO, P_MIN_COINS, P_N, P_GROUPS = range(6)
@@ -763,6 +765,9 @@ def _buy_slot(tb, st, legal) -> int:
     """`_buy_slot`: the Negotiate Card of the seat bought from worth most."""
     ints, s = tb[T_INTS], st[8]
     slot0, q = ints[I_SLOT0], s[S_TARGET]
+    for a in range(slot0):
+        if legal[a]:
+            return ERROR  # `act` would read Negotiate Card a - SLOT0 (Python's negative index): not modelled
     value, action = -math.inf, -1
     for k in range(legal.size - slot0):
         a = slot0 + k
