@@ -73,6 +73,7 @@ P_K, P_MIN, P_RATIO, P_MIN_COINS, P_N, P_GROUPS = range(6)
 (S_DECK, S_COIN_DISCARD, S_TITLE, S_DISCOUNT, S_PRINTED, S_ACTOR, S_TARGET, S_CARD, S_TAKE, S_GIVE, S_SLOT,
  S_DECISION, NUM_S) = range(13)
 U_UNC, U_NOW = range(2)
+CACHE = 1 << 12  # slots of the batch's cache of criterion values by ranked holdings (direct-mapped)
 
 
 def act_batch(policy, observations, action_masks, rng, tables) -> np.ndarray:
@@ -123,13 +124,16 @@ def _row_state(tb) -> tuple:
     added, refused, discard, pool, scalars S_*, floats U_*, temps, tie, classes, and each seat's
     `_haul_feats`: criterion values and Treasure VP, to value positions where a seat's holdings
     have not changed), then scratch: `_run_estimate`'s, and `_worth`'s values, VP, softmax inputs
-    and exponentials."""
+    and exponentials; last the batch's cache of criterion values (`_seat_feats`)."""
     n, nn, titles = tb[T_INTS][I_N], tb[T_INTS][I_NN], tb[T_TITLE_KIND].size
+    ranked = np.flatnonzero((tb[T_FIXED] != 0) | (tb[T_IS_MOD] != 0))
     return (np.zeros((n, nn), np.int64), np.zeros((n, nn), np.int64), np.zeros(n, np.int64),
             np.zeros((n, 3), np.int64), np.zeros((n, 3), np.int64), np.zeros((n, 3), np.bool_), np.zeros(nn, np.int64),
             np.zeros(nn, np.int64), np.zeros(NUM_S, np.int64), np.zeros(2), np.zeros(titles), np.zeros((n, titles)),
             np.zeros(n, np.int64), np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(256, np.int64),
-            np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(n), np.zeros(n))
+            np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(n), np.zeros(n),
+            ranked.astype(np.int64), np.zeros(CACHE, np.bool_), np.zeros((CACHE, ranked.size), np.int64),
+            np.zeros((CACHE, titles), np.int64))
 
 
 def _read(obs, tb, st) -> None:
@@ -176,7 +180,7 @@ def _read(obs, tb, st) -> None:
         classes[q] = _first_max(obs, at[O_CLASSES] + q * nclass, nclass)
         for t in range(temps.size):
             tie[q, t] = tb[T_TIE][classes[q], t]
-        _seat_feats(tb, hold[q], values[q], tvp, q, st[15])
+        _seat_feats(tb, st, hold[q], values[q], tvp, q)
     u[U_NOW] = _worth(tb, st, hold, coins)
 
 
@@ -379,17 +383,37 @@ def _progress(kind: int, par, names, groups, icons, fixed, is_mod, rank, scale: 
     return scale * math.pow(min(1.0, ratio), two)
 
 
-def _seat_feats(tb, tc, values, tvp, p: int, work) -> None:
+def _seat_feats(tb, st, tc, values, tvp, p: int) -> None:
     """`_haul_feats` of one seat's holdings: the criterion values that do not count Coins (into
-    ``values``; the Coin criteria are left for `_worth`) and its Treasure VP (into ``tvp[p]``)."""
-    kinds, minimum, ints = tb[T_TITLE_KIND], tb[T_TITLE_MIN], tb[T_INTS]
-    fixed, is_mod, rank = tb[T_FIXED], tb[T_IS_MOD], tb[T_RANK]
-    mod_values, mod_order = tb[T_MOD_VALUES], tb[T_MOD_ORDER]
-    low, high = ints[I_RANK_LOW], ints[I_RANK_HIGH]
-    for t in range(values.size):
-        kind = kinds[t]
-        values[t] = 0 if kind == BALANCE or kind == MOST_COINS else _criterion(
-            kind, minimum[t], tc, fixed, is_mod, rank, mod_values, mod_order, low, high, work)
+    ``values``; the Coin criteria are left for `_worth`) and its Treasure VP (into ``tvp[p]``).
+    The criterion values read the ranked names only: they are cached for the batch by those counts
+    (as `_haul_feats` caches by Haul), one entry per slot of a hash of them."""
+    ranked, used, keys, cached = st[20], st[21], st[22], st[23]
+    key = 0
+    for j in range(ranked.size):
+        key = key * 1000003 + tc[ranked[j]]  # wraps around: a hash
+    slot = key & (CACHE - 1)
+    hit = used[slot]
+    for j in range(ranked.size):
+        if not hit:
+            break
+        hit = keys[slot, j] == tc[ranked[j]]
+    if hit:
+        for t in range(values.size):
+            values[t] = cached[slot, t]
+    else:
+        kinds, minimum, ints = tb[T_TITLE_KIND], tb[T_TITLE_MIN], tb[T_INTS]
+        fixed, is_mod, rank = tb[T_FIXED], tb[T_IS_MOD], tb[T_RANK]
+        mod_values, mod_order = tb[T_MOD_VALUES], tb[T_MOD_ORDER]
+        low, high = ints[I_RANK_LOW], ints[I_RANK_HIGH]
+        for t in range(values.size):
+            kind = kinds[t]
+            values[t] = 0 if kind == BALANCE or kind == MOST_COINS else _criterion(
+                kind, minimum[t], tc, fixed, is_mod, rank, mod_values, mod_order, low, high, st[15])
+            cached[slot, t] = values[t]
+        for j in range(ranked.size):
+            keys[slot, j] = tc[ranked[j]]
+        used[slot] = True
     tvp[p] = _treasure_vp(tc, tb[T_VP], tb[T_COND_KIND], tb[T_COND_SET])
 
 
@@ -416,7 +440,7 @@ def _worth(tb, st, hold, coins) -> float:
                 values[p, t] = base_values[p, t]
             vp[p] = base_tvp[p] if same else _treasure_vp(hold[p], tb[T_VP], tb[T_COND_KIND], tb[T_COND_SET])
         else:
-            _seat_feats(tb, hold[p], values[p], vp, p, st[15])
+            _seat_feats(tb, st, hold[p], values[p], vp, p)
         total = 0
         for x in range(nn):
             total += hold[p, x]
