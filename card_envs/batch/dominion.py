@@ -24,8 +24,9 @@ observation caches are recomputed.
 
 Deals replay the reference: each dealt game is ``game.new_state(np.random.default_rng(s))`` with s
 drawn from the torch generator, then loaded (the kingdom, Bane, Ally and shuffle seed are the
-reference's draws). Kernels (`dominion_kernels`): the mask and the observation / state vector.
-Not yet ported: `apply` (the rules after the deal); see ``DOMINION_WIP.md``.
+reference's draws). Kernels: the rules (`dominion_play`: every decision, effect, phase and
+shuffle), the mask and the observation / state vector (`dominion_kernels`). Python, once per game:
+the deal and the returns. Not registered yet (see ``DOMINION_WIP.md``).
 """
 
 from __future__ import annotations
