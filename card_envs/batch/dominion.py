@@ -24,8 +24,8 @@ observation caches are recomputed.
 
 Deals replay the reference: each dealt game is ``game.new_state(np.random.default_rng(s))`` with s
 drawn from the torch generator, then loaded (the kingdom, Bane, Ally and shuffle seed are the
-reference's draws). Kernels: the rules (`dominion_play`: every decision, effect, phase and
-shuffle), the mask and the observation / state vector (`dominion_kernels`). Python, once per game:
+reference's draws). Kernels: the rules (`dominion_zones`: the zones and the shuffle;
+`dominion_effects`: every card effect; `dominion_play`: every decision, phase and the step), the mask and the observation / state vector (`dominion_kernels`). Python, once per game:
 the deal and the returns. Not registered yet (see ``DOMINION_WIP.md``).
 """
 
