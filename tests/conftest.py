@@ -48,3 +48,18 @@ def calls_made(fn, *args):
     finally:
         sys.setprofile(None)
     return result, calls
+
+
+# Each of these files compiles numba kernels (minutes with a cold cache, as in CI's clean clone).
+# Under xdist's default scheduling, neighbouring tests go to different workers, which then compile
+# the same kernels at once; one group per file keeps a file on one worker (`--dist loadgroup`).
+NUMBA_COMPILING = ("test_batch_dominion.py", "test_batch_split_the_hoard.py", "test_batch_three_piles.py",
+                   "test_batch_piles.py", "test_dominion_act_batch.py", "test_split_the_hoard_act_batch.py",
+                   "test_numpy_random.py")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name in NUMBA_COMPILING:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
