@@ -10,8 +10,8 @@ How it works (in the spirit of CleanRL's single-file PPO):
 
 - ``num_games`` games are stepped together; in each, one seat must act, and one batched forward
   pass serves every seat that the learner controls. ``--engine batch`` steps them with the game's
-  batched engine (`card_envs.batch`: three_piles_v0 and piles_v0, numba kernels on the CPU),
-  ``--engine reference`` with the rules engines (`card_envs.vector.VectorGames`); the default
+  batched engine (`card_envs.batch`, numba kernels on the CPU; `card_envs.batch.ENGINES` names the
+  games with one), ``--engine reference`` with the rules engines (`card_envs.vector.VectorGames`); the default
   (``auto``) is the batched engine where the game has one and numba is installed. Same rules,
   observations and masks, so nothing else changes: pool, evaluation (always on the reference
   engine) and checkpoints are the same.
@@ -202,7 +202,7 @@ class Args:
     actors: int = arg(1, "processes that play the games while the learner trains (each num_games / actors of "
                          "them: more than 1 where the games, not the learner, are the bottleneck); 0: in-process")
     engine: str = arg("auto", "what steps the training games: 'batch' (the game's batched engine, "
-                              "card_envs.batch: three_piles_v0, piles_v0), 'reference' (the rules engines) "
+                              "card_envs.batch; its ENGINES name the games with one), 'reference' (the rules engines) "
                               "or 'auto' (batch where the game has one and numba is installed)")
     compute_dtype: str = arg("float32", "the network's matrix products in training (the learner's updates and the "
                                         "actor's forward passes): 'float32', 'bfloat16' (CPU autocast: twice as fast on "
