@@ -19,6 +19,7 @@ train and batch extras) `act` runs per row.
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -73,7 +74,12 @@ P_K, P_MIN, P_RATIO, P_MIN_COINS, P_N, P_GROUPS = range(6)
 (S_DECK, S_COIN_DISCARD, S_TITLE, S_DISCOUNT, S_PRINTED, S_ACTOR, S_TARGET, S_CARD, S_TAKE, S_GIVE, S_SLOT,
  S_DECISION, NUM_S) = range(13)
 U_UNC, U_NOW = range(2)
-CACHE = 1 << 12  # slots of the batch's cache of criterion values by ranked holdings (direct-mapped)
+CACHE = 1 << 16  # rows of a policy's cache of criterion values by ranked holdings (direct-mapped)
+COUNTS_PER_WORD = 16  # ranked counts packed into one int64 of a cache key, 4 bits each
+# Each policy's row states (`_row_state`), kept between calls with the tables they were made for:
+# the cache of criterion values serves every later call; a list, so that a call made while
+# another runs (a thread) takes a fresh state
+_STATES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def act_batch(policy, observations, action_masks, rng, tables) -> np.ndarray:
@@ -90,7 +96,12 @@ def act_batch(policy, observations, action_masks, rng, tables) -> np.ndarray:
     if _decide_batch is None or tables is None:
         return np.array([policy.act(o, m, rng) for o, m in zip(observations, legal)], dtype=np.int64)
     actions = np.empty(len(legal), dtype=np.int64)
-    _decide_batch(observations, np.ascontiguousarray(legal), tables, _row_state(tables), actions)
+    held = _STATES.get(policy)
+    if held is None or held[0] is not tables:
+        held = _STATES[policy] = (tables, [])
+    state = held[1].pop() if held[1] else _row_state(tables)
+    _decide_batch(observations, np.ascontiguousarray(legal), tables, state, actions)
+    held[1].append(state)
     for i in np.flatnonzero(actions == ERROR):  # no answer by the rules: `act` raises its error here
         policy.act(observations[i], legal[i], rng)
         raise RuntimeError(f"row {i}: the compiled rules found no answer where {policy.name}.act found one")
@@ -124,16 +135,17 @@ def _row_state(tb) -> tuple:
     added, refused, discard, pool, scalars S_*, floats U_*, temps, tie, classes, and each seat's
     `_haul_feats`: criterion values and Treasure VP, to value positions where a seat's holdings
     have not changed), then scratch: `_run_estimate`'s, and `_worth`'s values, VP, softmax inputs
-    and exponentials; last the batch's cache of criterion values (`_seat_feats`)."""
+    and exponentials; last the ranked names, the cache of criterion values (`_seat_feats`: a row
+    per slot, of a used flag, the packed key and the values) and room for one packed key."""
     n, nn, titles = tb[T_INTS][I_N], tb[T_INTS][I_NN], tb[T_TITLE_KIND].size
     ranked = np.flatnonzero((tb[T_FIXED] != 0) | (tb[T_IS_MOD] != 0))
+    words = max(1, -(-ranked.size // COUNTS_PER_WORD))
     return (np.zeros((n, nn), np.int64), np.zeros((n, nn), np.int64), np.zeros(n, np.int64),
             np.zeros((n, 3), np.int64), np.zeros((n, 3), np.int64), np.zeros((n, 3), np.bool_), np.zeros(nn, np.int64),
             np.zeros(nn, np.int64), np.zeros(NUM_S, np.int64), np.zeros(2), np.zeros(titles), np.zeros((n, titles)),
             np.zeros(n, np.int64), np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(256, np.int64),
             np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(n), np.zeros(n),
-            ranked.astype(np.int64), np.zeros(CACHE, np.bool_), np.zeros((CACHE, ranked.size), np.int64),
-            np.zeros((CACHE, titles), np.int64))
+            ranked.astype(np.int64), np.zeros((CACHE, 1 + words + titles), np.int64), np.zeros(words, np.int64))
 
 
 def _read(obs, tb, st) -> None:
@@ -386,21 +398,26 @@ def _progress(kind: int, par, names, groups, icons, fixed, is_mod, rank, scale: 
 def _seat_feats(tb, st, tc, values, tvp, p: int) -> None:
     """`_haul_feats` of one seat's holdings: the criterion values that do not count Coins (into
     ``values``; the Coin criteria are left for `_worth`) and its Treasure VP (into ``tvp[p]``).
-    The criterion values read the ranked names only: they are cached for the batch by those counts
-    (as `_haul_feats` caches by Haul), one entry per slot of a hash of them."""
-    ranked, used, keys, cached = st[20], st[21], st[22], st[23]
-    key = 0
-    for j in range(ranked.size):
-        key = key * 1000003 + tc[ranked[j]]  # wraps around: a hash
-    slot = key & (CACHE - 1)
-    hit = used[slot]
-    for j in range(ranked.size):
-        if not hit:
-            break
-        hit = keys[slot, j] == tc[ranked[j]]
+    The criterion values read the ranked names only: they are cached by those counts (as
+    `_haul_feats` caches by Haul), packed 4 bits each (counts outside 0-15 are not cached), one
+    entry per slot of a hash of them; a slot's row fits a cache line in the default game."""
+    ranked, cache, key = st[20], st[21], st[22]
+    words, packable, hashed = key.size, True, 0
+    for w in range(words):
+        word = 0
+        for j in range(w * COUNTS_PER_WORD, min(ranked.size, (w + 1) * COUNTS_PER_WORD)):
+            k = tc[ranked[j]]
+            packable = packable and 0 <= k < 16
+            word = word << 4 | (k & 15)
+        key[w] = word
+        hashed = hashed * 1000003 + word  # wraps around: a hash
+    row = cache[(hashed ^ (hashed >> 29)) & (cache.shape[0] - 1)]
+    hit = packable and row[0] == 1
+    for w in range(words):
+        hit = hit and row[1 + w] == key[w]
     if hit:
         for t in range(values.size):
-            values[t] = cached[slot, t]
+            values[t] = row[1 + words + t]
     else:
         kinds, minimum, ints = tb[T_TITLE_KIND], tb[T_TITLE_MIN], tb[T_INTS]
         fixed, is_mod, rank = tb[T_FIXED], tb[T_IS_MOD], tb[T_RANK]
@@ -410,10 +427,12 @@ def _seat_feats(tb, st, tc, values, tvp, p: int) -> None:
             kind = kinds[t]
             values[t] = 0 if kind == BALANCE or kind == MOST_COINS else _criterion(
                 kind, minimum[t], tc, fixed, is_mod, rank, mod_values, mod_order, low, high, st[15])
-            cached[slot, t] = values[t]
-        for j in range(ranked.size):
-            keys[slot, j] = tc[ranked[j]]
-        used[slot] = True
+        if packable:
+            row[0] = 1
+            for w in range(words):
+                row[1 + w] = key[w]
+            for t in range(values.size):
+                row[1 + words + t] = values[t]
     tvp[p] = _treasure_vp(tc, tb[T_VP], tb[T_COND_KIND], tb[T_COND_SET])
 
 
