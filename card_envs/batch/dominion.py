@@ -91,7 +91,8 @@ class DominionBatch(BatchGame):
         self.trash = np.zeros((B, K.C), np.int16)
         self.tasks = np.zeros((B, MAX_TASKS, len(K.T_FIELDS)), np.int32)
         self.trig = np.zeros((B, MAX_TRIGGERS, len(K.T_FIELDS)), np.int32)
-        self.scratch = (new_generator(), np.zeros(self.num_actions, np.bool_))
+        self.scratch = (new_generator(), np.zeros(self.num_actions, np.bool_),
+                        np.zeros((2, len(K.T_FIELDS)), np.int32), np.zeros((2, K.C), np.int64))
         self.cur = torch.from_numpy(self.g)[:, K.G_CUR]  # the kernels write it through g
         self.obs_offsets = K.offsets(self.game.observation_layout)
         self.state_offsets = K.offsets(self.game.state_layout)
@@ -202,21 +203,21 @@ class DominionBatch(BatchGame):
 
     def _mask(self) -> torch.Tensor:
         out = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
-        K.mask(*self._arrays(), self.num_players, out)
+        K.mask(self._arrays(), self.num_players, out)
         return torch.from_numpy(out)
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
-        out = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
+        out = np.zeros((self.batch_size, self.observation_size), dtype=np.float32)
         seats = np.ascontiguousarray((self.cur if seat is None else seat).numpy(), dtype=np.int64)
-        K.encode(*self._arrays(), self.num_players, self.game.max_turns, self.obs_offsets, seats, False, out)
+        K.encode(self._arrays(), self.num_players, self.game.max_turns, self.obs_offsets, seats, False, out)
         return torch.from_numpy(out)
 
     def state_tensors(self) -> torch.Tensor:
         """float32[B, state_size]: each game's `state_tensor()` (full information, for centralised
         critics only)."""
-        out = np.empty((self.batch_size, self.game.state_layout.size), dtype=np.float32)
+        out = np.zeros((self.batch_size, self.game.state_layout.size), dtype=np.float32)
         seats = np.zeros(self.batch_size, np.int64)
-        K.encode(*self._arrays(), self.num_players, self.game.max_turns, self.state_offsets, seats, True, out)
+        K.encode(self._arrays(), self.num_players, self.game.max_turns, self.state_offsets, seats, True, out)
         return torch.from_numpy(out)
 
     def _terminal(self) -> torch.Tensor:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from card_envs.batch.split_the_hoard_kernels import borrowed
 from card_envs.games.dominion import cards as cd
 from card_envs.games.dominion import effects as fx
 
@@ -158,7 +159,7 @@ def warlord_locked(ps, zones, dur, n, b, q, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playable(g, ps, counts, zones, dur, n, b, q, c):
     """Seat q may play Action card c from hand now (`DominionState.playable_actions`)."""
     if g[b, G_PLAYS] == 0 or not IS_ACTION[c] or counts[b, q, H_HAND, c] == 0:
@@ -357,7 +358,11 @@ def ask_answers(g, ps, counts, zones, dur, piles, plen, supply, trash, n, b, t, 
 
 
 @njit(cache=True)
-def mask(g, ps, counts, zones, dur, piles, plen, supply, trash, tasks, n, out):
+def mask(arrays, n, out):
+    """Every game's legal answers into out (bool[B, NUM_ACTIONS]); `arrays`: the state
+    (`DominionBatch._arrays`)."""
+    g, ps, counts, zones, dur, piles, plen, supply, trash, tasks = borrowed(arrays)
+    (out,) = borrowed((out,))
     out[:] = False
     for b in range(out.shape[0]):
         answers(g, ps, counts, zones, dur, piles, plen, supply, trash, tasks, n, b, out[b])
@@ -365,10 +370,11 @@ def mask(g, ps, counts, zones, dur, piles, plen, supply, trash, tasks, n, out):
 
 # ----- observations and state vectors ----------------------------------------------------------
 @njit(cache=True)
-def encode(g, ps, counts, zones, dur, piles, plen, supply, trash, tasks, n, max_turns, off, seats, full, out):
+def encode(arrays, n, max_turns, off, seats, full, out):
     """Each game's observation by seats[b] (full=False: `Encoder.observation`) or its state
     vector (full=True: `Encoder.state_tensor`, seats ignored), bit for bit."""
-    out[:] = 0.0
+    g, ps, counts, zones, dur, piles, plen, supply, trash, tasks = borrowed(arrays)
+    off, seats, out = borrowed((off, seats, out))
     for b in range(out.shape[0]):
         flat = out[b]
         first = 0 if full else seats[b]
@@ -381,9 +387,25 @@ def encode(g, ps, counts, zones, dur, piles, plen, supply, trash, tasks, n, max_
 
 
 @njit(cache=True, inline="always")
-def add_zone(zones, ps, b, q, z, flat, at):
-    for i in range(ps[b, q, ZONE_LEN_OF(z)]):
-        flat[at + zones[b, q, z, i]] += 1.0
+def zone_tenths(zones, ps, b, q, z, flat, at):
+    """flat[at + c] = the copies of c in the zone times 0.1 (float32 arithmetic, as the
+    reference's count then scale): counted negative first, so that each total is scaled once."""
+    cards = zones[b, q, z]
+    size = ps[b, q, ZONE_LEN_OF(z)]
+    for i in range(size):
+        flat[at + cards[i]] -= 1.0
+    for i in range(size):
+        j = at + cards[i]
+        if flat[j] < 0:
+            flat[j] = -flat[j] * TENTH
+
+
+@njit(cache=True, inline="always")
+def count_tenths(row, flat, at):
+    """flat[at + c] = row[c] times 0.1 (float32 arithmetic) where row[c] is not 0."""
+    for c in range(C):
+        if row[c]:
+            flat[at + c] = np.float32(row[c]) * TENTH
 
 
 @njit(cache=True, inline="always")
@@ -394,11 +416,9 @@ def scale(flat, start, stop):
 
 @njit(cache=True)
 def private_seat(ps, counts, zones, n, off, b, player, flat):
-    for c in range(C):
-        flat[off[O_HAND] + c] = counts[b, player, H_HAND, c]
-    add_zone(zones, ps, b, player, Z_DECK, flat, off[O_DECK])
-    add_zone(zones, ps, b, player, Z_DISC, flat, off[O_DISCARD])
-    scale(flat, off[O_HAND], off[O_HAND] + 3 * C)
+    count_tenths(counts[b, player, H_HAND], flat, off[O_HAND])
+    zone_tenths(zones, ps, b, player, Z_DECK, flat, off[O_DECK])
+    zone_tenths(zones, ps, b, player, Z_DISC, flat, off[O_DISCARD])
     base = off[O_DECK_TOP]
     for r in range(n):
         q = (player + r) % n
@@ -413,16 +433,12 @@ def private_seat(ps, counts, zones, n, off, b, player, flat):
 @njit(cache=True)
 def private_full(g, ps, counts, zones, n, off, b, flat):
     for q in range(n):
-        for c in range(C):
-            flat[off[O_HANDS] + q * C + c] = counts[b, q, H_HAND, c]
-        add_zone(zones, ps, b, q, Z_DECK, flat, off[O_DECKS] + q * C)
-        add_zone(zones, ps, b, q, Z_DISC, flat, off[O_DISCARDS] + q * C)
+        count_tenths(counts[b, q, H_HAND], flat, off[O_HANDS] + q * C)
+        zone_tenths(zones, ps, b, q, Z_DECK, flat, off[O_DECKS] + q * C)
+        zone_tenths(zones, ps, b, q, Z_DISC, flat, off[O_DISCARDS] + q * C)
         size = ps[b, q, P_DECK]
         for k in range(min(5, size)):
             flat[off[O_DECK_ORDER] + q * 5 * C + k * C + zones[b, q, Z_DECK, size - 1 - k]] = 1.0
-    scale(flat, off[O_HANDS], off[O_HANDS] + n * C)
-    scale(flat, off[O_DECKS], off[O_DECKS] + n * C)
-    scale(flat, off[O_DISCARDS], off[O_DISCARDS] + n * C)
     flat[off[O_CHANCE]] = np.float64(np.uint64(g[b, G_SEED])) / 2.0 ** 62
 
 
@@ -430,11 +446,10 @@ def private_full(g, ps, counts, zones, n, off, b, flat):
 def public(g, ps, counts, zones, piles, plen, supply, trash, tasks, n, max_turns, off, b, first, flat):
     for r in range(n):
         q = (first + r) % n
-        add_zone(zones, ps, b, q, Z_PLAY, flat, off[O_IN_PLAY] + r * C)
-        add_zone(zones, ps, b, q, Z_ASIDE, flat, off[O_SET_ASIDE] + r * C)
-        for c in range(C):
-            flat[off[O_OWNED] + r * C + c] = counts[b, q, H_OWNED, c]
-            flat[off[O_KNOWN] + r * C + c] = counts[b, q, H_KNOWN, c]
+        zone_tenths(zones, ps, b, q, Z_PLAY, flat, off[O_IN_PLAY] + r * C)
+        zone_tenths(zones, ps, b, q, Z_ASIDE, flat, off[O_SET_ASIDE] + r * C)
+        count_tenths(counts[b, q, H_OWNED], flat, off[O_OWNED] + r * C)
+        count_tenths(counts[b, q, H_KNOWN], flat, off[O_KNOWN] + r * C)
         if ps[b, q, P_DISC]:
             flat[off[O_DISCARD_TOP] + r * C + zones[b, q, Z_DISC, ps[b, q, P_DISC] - 1]] = 1.0
         flat[off[O_SIZES] + 3 * r] = ps[b, q, P_HSIZE]
@@ -444,7 +459,6 @@ def public(g, ps, counts, zones, piles, plen, supply, trash, tasks, n, max_turns
         flat[off[O_DEBT] + r] = min(ps[b, q, P_DEBT], 10_000)
         flat[off[O_TURNS] + r] = min(1.0, ps[b, q, P_TURNS] / max_turns)
         flat[off[O_SCORE] + r] = min(20.0, max(0.0, (score(ps, counts, b, q) + 50) / 100))
-    scale(flat, off[O_IN_PLAY], off[O_KNOWN] + n * C)
     scale(flat, off[O_SIZES], off[O_SIZES] + 5 * n)
     supply_block(g, piles, plen, supply, trash, off, b, flat)
     phase = g[b, G_PHASE]

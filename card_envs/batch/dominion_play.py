@@ -24,6 +24,7 @@ from card_envs.batch.dominion_zones import (
     last_index, first_index, to_hand, draw, reveal_top, top_to_hand, reveal_in_hand, hand_to_deck,
     discard_from_hand, discard_to_hand, trash_from_hand, trash_from_play, rotate_pile, set_aside_from_play, gain,
     gain_from_trash, to_deck_bottom, from_play_to_deck, add_duration, empty_piles)
+from card_envs.batch.split_the_hoard_kernels import borrowed
 from card_envs.games.dominion import cards as cd
 from card_envs.games.dominion import effects as fx
 
@@ -425,7 +426,8 @@ def end_turn(S, b):
     # Duration cards with effects still to come stay in play (a Garrison without tokens goes).
     kept = 0
     voyage = False
-    keep = np.zeros(C, np.int64)
+    keep = S[14][1]  # scratch: copies of each card that stay in play
+    keep[:] = 0
     for k in range(ps[b, p, K.P_DUR]):
         if dur[b, p, k, 0] != cd.GARRISON or dur[b, p, k, 1] > 0:
             dur[b, p, kept] = dur[b, p, k]
@@ -512,7 +514,7 @@ def game_should_end(S, b):
 def run(S, b):
     """Resolve tasks until a decision with a legal answer is pending, or the game ends."""
     g, tasks, trig = S[0], S[9], S[10]
-    t = np.empty(len(K.T_FIELDS), np.int32)
+    t = S[13][0]  # scratch: the task on top, popped
     while True:
         if g[b, K.G_NTRIG]:
             insert_tasks(S, b, g[b, K.G_NTASKS], trig[b], g[b, K.G_NTRIG], True)
@@ -580,11 +582,13 @@ def apply_one(S, b, a):
     g, tasks, trig = S[0], S[9], S[10]
     nt = g[b, K.G_NTASKS]
     if nt:
-        t = tasks[b, nt - 1].copy()
+        work = S[13][1:]  # scratch (run uses row 0): the ask answered, popped
+        t = work[0]
+        t[:] = tasks[b, nt - 1]
         mark = nt - 1
         g[b, K.G_NTASKS] = mark
         if answer(S, b, t, a):
-            insert_tasks(S, b, mark, t.reshape(1, -1), 1, False)
+            insert_tasks(S, b, mark, work, 1, False)
             if g[b, K.G_NTRIG]:  # a trigger during a multi-card pick waits until the pick ends
                 insert_tasks(S, b, mark, trig[b], g[b, K.G_NTRIG], True)
                 g[b, K.G_NTRIG] = 0
@@ -595,6 +599,7 @@ def apply_one(S, b, a):
 
 @njit(cache=True)
 def apply(S, actions, active):
+    S = borrowed(S)
     for b in range(actions.shape[0]):
         if active[b]:
             apply_one(S, b, actions[b])

@@ -4,8 +4,9 @@ function of the same name (`card_envs.games.dominion.rules`), line by line, and 
 rules kernels share (`dominion_effects`, `dominion_play`).
 
 Every function takes `S`, the state tuple (`DominionBatch._rules_state`: g, ps, counts, zones,
-dur, piles, plen, supply, trash, tasks, trig, gen, row; `gen` and `row` are scratch: a
-`numpy_random` generator and a bool[NUM_ACTIONS] answer row), and the game's row b.
+dur, piles, plen, supply, trash, tasks, trig, gen, row, work, tally; the last four are scratch: a
+`numpy_random` generator, a bool[NUM_ACTIONS] answer row, int32[2, 7] task rows and int64[2, C]
+card tallies), and the game's row b.
 """
 
 
@@ -170,7 +171,8 @@ def shuffle(S, b, p):
     for i in range(size - 1, -1, -1):
         deck[i + m] = deck[i]
         flags[i + m] = flags[i]
-    tally = np.zeros(C, np.int64)
+    tally = S[14][0]  # scratch: the discard pile's copies of each card
+    tally[:] = 0
     for i in range(m):
         tally[zones[b, p, K.Z_DISC, i]] += 1
     i = 0
