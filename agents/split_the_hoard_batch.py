@@ -75,6 +75,7 @@ P_K, P_MIN, P_RATIO, P_MIN_COINS, P_N, P_GROUPS = range(6)
  S_DECISION, NUM_S) = range(13)
 U_UNC, U_NOW = range(2)
 CACHE = 1 << 16  # rows of a policy's cache of criterion values by ranked holdings (direct-mapped)
+GOLDEN = -0x61C8864680B583EB  # 2 ** 64 / golden ratio, as an int64
 COUNTS_PER_WORD = 16  # ranked counts packed into one int64 of a cache key, 4 bits each
 # Each policy's row states (`_row_state`), kept between calls with the tables they were made for:
 # the cache of criterion values serves every later call; a list, so that a call made while
@@ -135,17 +136,24 @@ def _row_state(tb) -> tuple:
     added, refused, discard, pool, scalars S_*, floats U_*, temps, tie, classes, and each seat's
     `_haul_feats`: criterion values and Treasure VP, to value positions where a seat's holdings
     have not changed), then scratch: `_run_estimate`'s, and `_worth`'s values, VP, softmax inputs
-    and exponentials; last the ranked names, the cache of criterion values (`_seat_feats`: a row
-    per slot, of a used flag, the packed key and the values) and room for one packed key."""
-    n, nn, titles = tb[T_INTS][I_N], tb[T_INTS][I_NN], tb[T_TITLE_KIND].size
+    and exponentials; last the ranked names and each one's bin of the cache key (its rank among
+    the fixed ranks, else its modifier value after them), the cache of criterion values
+    (`_seat_feats`: a row per slot, of a used flag, the packed key and the values), and room for
+    the counts by bin and the packed key."""
+    ints, n, nn, titles = tb[T_INTS], tb[T_INTS][I_N], tb[T_INTS][I_NN], tb[T_TITLE_KIND].size
     ranked = np.flatnonzero((tb[T_FIXED] != 0) | (tb[T_IS_MOD] != 0))
-    words = max(1, -(-ranked.size // COUNTS_PER_WORD))
+    size = max(ints[I_RANK_HIGH] - ints[I_RANK_LOW] + 1, 1)
+    bins = np.array([tb[T_RANK][x] - ints[I_RANK_LOW] if tb[T_FIXED][x] else
+                     size + np.flatnonzero(tb[T_MOD_VALUES] == tb[T_RANK][x])[0] for x in ranked], np.int64)
+    num_bins = size + tb[T_MOD_VALUES].size
+    words = max(1, -(-num_bins // COUNTS_PER_WORD))
     return (np.zeros((n, nn), np.int64), np.zeros((n, nn), np.int64), np.zeros(n, np.int64),
             np.zeros((n, 3), np.int64), np.zeros((n, 3), np.int64), np.zeros((n, 3), np.bool_), np.zeros(nn, np.int64),
             np.zeros(nn, np.int64), np.zeros(NUM_S, np.int64), np.zeros(2), np.zeros(titles), np.zeros((n, titles)),
             np.zeros(n, np.int64), np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(256, np.int64),
             np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(n), np.zeros(n),
-            ranked.astype(np.int64), np.zeros((CACHE, 1 + words + titles), np.int64), np.zeros(words, np.int64))
+            ranked.astype(np.int64), bins, np.zeros((CACHE, 1 + words + titles), np.int64), np.zeros(num_bins, np.int64),
+            np.zeros(words, np.int64))
 
 
 def _read(obs, tb, st) -> None:
@@ -245,9 +253,11 @@ def _run_from(v: int, w, left: int, unused: int, flat: int, lenient: bool, low: 
 
 
 def _run_estimate(tc, fixed, is_mod, rank, values, order, low: int, high: int, work) -> int:
-    """`_run_estimate`: the greedy run from every start (in increasing order), strict then lenient;
-    the best. Tables passed one by one (a call that passes the table tuple costs more than the
-    search); scratch in ``work`` (a larger array is made where it is too small)."""
+    """`_run_estimate`: the greedy run from every start (in increasing order), strict then lenient
+    (lenient only where a negative modifier is held: without one, no shift lands above the rank
+    sought, and both passes are the same); the best. Tables passed one by one (a call that passes
+    the table tuple costs more than the search); scratch in ``work`` (a larger array is made where
+    it is too small)."""
     nn, d, size = tc.size, values.size, max(high - low + 1, 1)
     held_mods, keys, negative = 0, 0, False
     for i in range(nn):
@@ -281,10 +291,15 @@ def _run_estimate(tc, fixed, is_mod, rank, values, order, low: int, high: int, w
             for j in range(d):
                 if w[mods + j] > 0:
                     w[starts + b + values[j] - shift_low] = 1
+    passes = 1
+    for j in range(d):
+        if w[mods + j] > 0 and values[j] < 0:
+            passes = 2
     best = 0
     for k in range(width):
         if w[starts + k]:
-            for lenient in (False, True):
+            for strictness in range(passes):
+                lenient = strictness == 1
                 for b in range(size):
                     w[left + b] = w[bases + b]
                 for j in range(d):
@@ -398,20 +413,25 @@ def _progress(kind: int, par, names, groups, icons, fixed, is_mod, rank, scale: 
 def _seat_feats(tb, st, tc, values, tvp, p: int) -> None:
     """`_haul_feats` of one seat's holdings: the criterion values that do not count Coins (into
     ``values``; the Coin criteria are left for `_worth`) and its Treasure VP (into ``tvp[p]``).
-    The criterion values read the ranked names only: they are cached by those counts (as
-    `_haul_feats` caches by Haul), packed 4 bits each (counts outside 0-15 are not cached), one
-    entry per slot of a hash of them; a slot's row fits a cache line in the default game."""
-    ranked, cache, key = st[20], st[21], st[22]
+    Those criterion values are functions of the counts by fixed rank and by modifier value while
+    no count is negative: they are cached by them (as `_haul_feats` caches by Haul), packed 4 bits
+    each (holdings with a negative count or a bin above 15 are not cached), one entry per slot of
+    a hash of them; a slot's row fits a cache line in the default game."""
+    ranked, bins, cache, counts, key = st[20], st[21], st[22], st[23], st[24]
     words, packable, hashed = key.size, True, 0
+    counts[:] = 0
+    for j in range(ranked.size):
+        k = tc[ranked[j]]
+        packable = packable and k >= 0
+        counts[bins[j]] += k
     for w in range(words):
         word = 0
-        for j in range(w * COUNTS_PER_WORD, min(ranked.size, (w + 1) * COUNTS_PER_WORD)):
-            k = tc[ranked[j]]
-            packable = packable and 0 <= k < 16
-            word = word << 4 | (k & 15)
+        for j in range(w * COUNTS_PER_WORD, min(counts.size, (w + 1) * COUNTS_PER_WORD)):
+            packable = packable and counts[j] < 16
+            word = word << 4 | (counts[j] & 15)
         key[w] = word
-        hashed = hashed * 1000003 + word  # wraps around: a hash
-    row = cache[(hashed ^ (hashed >> 29)) & (cache.shape[0] - 1)]
+        hashed = (hashed ^ word) * GOLDEN  # wraps around: Fibonacci hashing, the slot from the high bits
+    row = cache[(hashed >> 40) & (cache.shape[0] - 1)]
     hit = packable and row[0] == 1
     for w in range(words):
         hit = hit and row[1 + w] == key[w]
