@@ -508,18 +508,20 @@ def supply_block(g, piles, plen, supply, trash, off, b, flat):
             flat[off[O_SUPPLY_COUNTS] + top] = size / 10
             flat[off[O_SUPPLY_DEPTH] + top] = 1 / 13
             continue
-        for i in range(PILE_SIZE[q]):
-            c = PILE_FIRST[q] + i
-            copies, highest = 0, -1
-            for j in range(size):
-                if piles[b, q, j] == c:
-                    copies += 1
-                    highest = j
+        # One pass up the pile: each name's copies, counted in its supply_counts slot, and the
+        # position of its highest copy in its supply_depth slot (both small integers, exact in
+        # float32); then each is turned into its value.
+        counts, depth = off[O_SUPPLY_COUNTS], off[O_SUPPLY_DEPTH]
+        for j in range(size):
+            c = piles[b, q, j]
+            flat[counts + c] += 1.0
+            flat[depth + c] = j
+        for c in range(PILE_FIRST[q], PILE_FIRST[q] + PILE_SIZE[q]):
+            copies = int(flat[counts + c])
             if copies:
-                flat[off[O_SUPPLY_COUNTS] + c] = TENTHS[copies]
-                flat[off[O_SUPPLY_DEPTH] + c] = (size - 1 - highest + 1) / 13
-    for c in range(C):
-        flat[off[O_TRASH] + c] = np.float32(trash[b, c]) * TENTH
+                flat[counts + c] = TENTHS[copies]
+                flat[depth + c] = (size - 1 - int(flat[depth + c]) + 1) / 13
+    count_tenths(trash[b], flat, off[O_TRASH])
 
 
 @njit(cache=True)
