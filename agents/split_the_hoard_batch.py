@@ -74,6 +74,11 @@ P_K, P_MIN, P_RATIO, P_MIN_COINS, P_N, P_GROUPS = range(6)
 (S_DECK, S_COIN_DISCARD, S_TITLE, S_DISCOUNT, S_PRINTED, S_ACTOR, S_TARGET, S_CARD, S_TAKE, S_GIVE, S_SLOT,
  S_DECISION, NUM_S) = range(13)
 U_UNC, U_NOW = range(2)
+# Scratch levels of holdings and Coins (`_copy`, `_dup`), one per depth of the decision's calls
+# that keeps a changed position while it calls on: the deciders' candidates, `_after_card`'s and
+# `_after_coins`', the draw 2's, an ability's position after its discard, its candidates, and
+# `_best_action`'s
+L_TOP, L_AFTER, L_DRAW, L_BASE, L_INNER, L_BEST = range(6)
 CACHE = 1 << 16  # rows of a policy's cache of criterion values by ranked holdings (direct-mapped)
 GOLDEN = -0x61C8864680B583EB  # 2 ** 64 / golden ratio, as an int64
 COUNTS_PER_WORD = 16  # ranked counts packed into one int64 of a cache key, 4 bits each
@@ -139,7 +144,8 @@ def _row_state(tb) -> tuple:
     and exponentials; last the ranked names and each one's bin of the cache key (its rank among
     the fixed ranks, else its modifier value after them), the cache of criterion values
     (`_seat_feats`: a row per slot, of a used flag, the packed key and the values), and room for
-    the counts by bin and the packed key."""
+    the counts by bin and the packed key; then scratch for positions (by level `L_*`), for an
+    ability's pool values, copies and their order, and for `_turn`'s values of plain actions."""
     ints, n, nn, titles = tb[T_INTS], tb[T_INTS][I_N], tb[T_INTS][I_NN], tb[T_TITLE_KIND].size
     ranked = np.flatnonzero((tb[T_FIXED] != 0) | (tb[T_IS_MOD] != 0))
     size = max(ints[I_RANK_HIGH] - ints[I_RANK_LOW] + 1, 1)
@@ -153,7 +159,8 @@ def _row_state(tb) -> tuple:
             np.zeros(n, np.int64), np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(256, np.int64),
             np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(n), np.zeros(n),
             ranked.astype(np.int64), bins, np.zeros((CACHE, 1 + words + titles), np.int64), np.zeros(num_bins, np.int64),
-            np.zeros(words, np.int64))
+            np.zeros(words, np.int64), np.zeros((L_BEST + 1, n, nn), np.int64), np.zeros((L_BEST + 1, n), np.int64),
+            np.zeros(nn), np.zeros(nn, np.int64), np.zeros(nn, np.int64), np.zeros(n), np.zeros(n, np.bool_))
 
 
 def _read(obs, tb, st) -> None:
@@ -522,19 +529,37 @@ def _move_coins(coins, src: int, dst: int, k: int) -> None:
         coins[dst] += k
 
 
-def _copy(st):
-    return st[0].copy(), st[2].copy()
+def _dup(st, level: int, hold, coins):
+    """(hold, coins) copied into scratch level ``level`` (the kernel allocates nothing per candidate)."""
+    h, c = st[25][level], st[26][level]
+    for p in range(hold.shape[0]):
+        c[p] = coins[p]
+        for x in range(hold.shape[1]):
+            h[p, x] = hold[p, x]
+    return h, c
+
+
+def _dup_coins(st, level: int, coins):
+    c = st[26][level]
+    for p in range(coins.size):
+        c[p] = coins[p]
+    return c
+
+
+def _copy(st, level: int):
+    """The position's holdings and Coins, copied into scratch level ``level``."""
+    return _dup(st, level, st[0], st[2])
 
 
 def _after_card(tb, st, p: int, x: int, d: int) -> float:
     """J after one card move (seat p gains d of name x)."""
-    hold, coins = _copy(st)
+    hold, coins = _copy(st, L_AFTER)
     hold[p, x] += d
     return _worth(tb, st, hold, coins)
 
 
 def _after_coins(tb, st, src: int, dst: int, k: int) -> float:
-    hold, coins = _copy(st)
+    hold, coins = _copy(st, L_AFTER)
     _move_coins(coins, src, dst, k)
     return _worth(tb, st, hold, coins)
 
@@ -542,20 +567,22 @@ def _after_coins(tb, st, src: int, dst: int, k: int) -> float:
 # ----- abilities (`_ability`, `_outcomes`, `_steal`, `_swap`) -------------------------------------
 def _base(st, src: int):
     """Holdings and Coins after discarding Treasure `src` (-1: a class power)."""
-    hold, coins = _copy(st)
+    hold, coins = _copy(st, L_BASE)
     if src >= 0:
         hold[0, src] -= 1
     return hold, coins
 
 
-def _expected_max(values, copies, m: int, draws: int) -> float:
-    """`_expected_max` of the first m (value, copies) pairs, sorted as Python sorts the tuples."""
+def _expected_max(values, copies, order, m: int, draws: int) -> float:
+    """`_expected_max` of the first m (value, copies) pairs, sorted as Python sorts the tuples
+    (``order``: room for their order)."""
     total = 0
     for i in range(m):
         total += copies[i]
     if total == 0 or draws <= 0:
         return 0.0
-    order = np.arange(m)
+    for i in range(m):
+        order[i] = i
     for i in range(1, m):  # insertion sort by (value, copies): stable, and the pairs' order
         j = i
         while j > 0 and (values[order[j - 1]] > values[order[j]] or (
@@ -563,7 +590,7 @@ def _expected_max(values, copies, m: int, draws: int) -> float:
             order[j - 1], order[j] = order[j], order[j - 1]
             j -= 1
     out, cum, prev = 0.0, 0, 0.0
-    for i in order:
+    for i in order[:m]:
         cum += copies[i]
         now = math.pow(cum / total, float(draws))
         out += values[i] * (now - prev)
@@ -593,7 +620,7 @@ def _steal(tb, st, src: int, pay: int, only: int):
     for q in range(1 if only < 0 else only, n if only < 0 else only + 1):
         for x in range(haul.shape[1]):
             if haul[q, x] != 0:
-                h, c = hold.copy(), coins.copy()
+                h, c = _dup(st, L_INNER, hold, coins)
                 h[0, x] += 1
                 h[q, x] -= 1
                 _move_coins(c, 0, q, pay)
@@ -614,7 +641,7 @@ def _swap(tb, st, src: int, only: int):
         for q in range(1 if only < 0 else only, n if only < 0 else only + 1):
             for x in range(nn):
                 if haul[q, x] != 0:
-                    h = hold.copy()
+                    h = _dup(st, L_INNER, hold, coins)[0]
                     h[0, give] -= 1
                     h[q, give] += 1
                     h[0, x] += 1
@@ -635,7 +662,7 @@ def _ability(tb, st, kind: int, a1: int, src: int) -> float:
     if kind == TAKE_COINS_K:
         best = -math.inf
         for q in range(1, n):
-            c = coins.copy()
+            c = _dup_coins(st, L_INNER, coins)
             _move_coins(c, q, 0, a1)
             best = max(best, _worth(tb, st, hold, c))
         return best
@@ -651,10 +678,9 @@ def _ability(tb, st, kind: int, a1: int, src: int) -> float:
                 best = max(best, _worth(tb, st, hold, coins))
                 hold[0, x] -= 1
         return best
-    values = np.empty(pool.size, np.float64)
-    copies = np.empty(pool.size, np.int64)
+    values, copies, order = st[27], st[28], st[29]
     if kind == PICK_TOP_K:
-        return _expected_max(values, copies, _pool_values(tb, st, hold, coins, values, copies), a1)
+        return _expected_max(values, copies, order, _pool_values(tb, st, hold, coins, values, copies), a1)
     if kind == DRAW_TREASURE_K:
         m = _pool_values(tb, st, hold, coins, values, copies)
         base = _worth(tb, st, hold, coins)
@@ -671,7 +697,7 @@ def _ability(tb, st, kind: int, a1: int, src: int) -> float:
         m = _pool_values(tb, st, hold, coins, values, copies)
         for i in range(m):
             values[i] = max(values[i], keep)
-        return _expected_max(values, copies, m, a1)
+        return _expected_max(values, copies, order, m, a1)
     if kind == EXTRA_DRAW_K:
         _move_coins(coins, -1, 0, 1)
         return _worth(tb, st, hold, coins) + 0.3
@@ -697,7 +723,7 @@ def _price(st, q: int, k: int, printed: bool, discount: int) -> int:
 def _best_action(tb, st, hold, coins, printed: bool, discount: int) -> float:
     """`_best_action` after the changes made to (hold, coins): the draw 2 or the best purchase."""
     n, offers, refused = tb[T_INTS][I_N], st[3], st[5]
-    c = coins.copy()
+    c = _dup_coins(st, L_BEST, coins)
     _move_coins(c, -1, 0, min(2, st[8][S_DECK]))
     best = _worth(tb, st, hold, c)
     for q in range(1, n):
@@ -705,7 +731,7 @@ def _best_action(tb, st, hold, coins, printed: bool, discount: int) -> float:
             x = offers[q, k]
             price = _price(st, q, k, printed, discount)
             if x >= 0 and not refused[q, k] and price <= coins[0]:
-                h, c = hold.copy(), coins.copy()
+                h, c = _dup(st, L_BEST, hold, coins)
                 h[0, x] += 1
                 h[q, x] -= 1
                 _move_coins(c, 0, q, price)
@@ -729,7 +755,7 @@ def _outcome_best_action(tb, st, kind: int, a1: int, src: int) -> float:
     best, found = -math.inf, False
     if kind == TAKE_COINS_K:
         for q in range(1, n):
-            c = coins.copy()
+            c = _dup_coins(st, L_INNER, coins)
             _move_coins(c, q, 0, a1)
             best, found = max(best, _best_action(tb, st, hold, c, printed, discount)), True
     else:  # RECOVER_TREASURE
@@ -755,8 +781,7 @@ def _turn_ability(tb, st, kind: int, a1: int, src: int, best: float) -> float:
         return _best_action(tb, st, hold, coins, True, discount)
     if kind == EXTRA_ACTION_K:
         hold, coins = _base(st, src)
-        plain_hold, plain_coins = _copy(st)
-        return _best_action(tb, st, hold, coins, printed, discount) + _draw(tb, st, plain_hold, plain_coins) - now
+        return _best_action(tb, st, hold, coins, printed, discount) + _draw(tb, st, st[0], st[2]) - now
     if _has_outcomes(kind):
         return _outcome_best_action(tb, st, kind, a1, src)
     return _ability(tb, st, kind, a1, src) + best - now
@@ -764,7 +789,7 @@ def _turn_ability(tb, st, kind: int, a1: int, src: int, best: float) -> float:
 
 def _draw(tb, st, hold, coins) -> float:
     """J after the draw 2 (from the given holdings and Coins)."""
-    c = coins.copy()
+    c = _dup_coins(st, L_DRAW, coins)
     _move_coins(c, -1, 0, min(2, st[8][S_DECK]))
     return _worth(tb, st, hold, c)
 
@@ -785,16 +810,17 @@ def _turn(tb, st, legal) -> int:
     n, nn, target0, draw2, power = ints[I_N], ints[I_NN], ints[I_TARGET0], ints[I_DRAW2], ints[I_POWER]
     offers, refused = st[3], st[5]
     printed, discount = s[S_PRINTED] != 0, s[S_DISCOUNT]
-    hold, coins = _copy(st)
-    plain = np.full(n, -math.inf)  # [0]: the draw 2; [q]: the best purchase from seat q
-    has = np.zeros(n, np.bool_)
+    hold, coins = st[0], st[2]  # read only
+    plain, has = st[30], st[31]  # [0]: the draw 2; [q]: the best purchase from seat q
+    plain[:] = -math.inf
+    has[:] = False
     plain[0], has[0] = _draw(tb, st, hold, coins), True
     for q in range(1, n):
         for k in range(3):
             x = offers[q, k]
             price = _price(st, q, k, printed, discount)
             if x >= 0 and not refused[q, k] and price <= coins[0]:
-                h, c = hold.copy(), coins.copy()
+                h, c = _dup(st, L_TOP, hold, coins)
                 h[0, x] += 1
                 h[q, x] -= 1
                 _move_coins(c, 0, q, price)
@@ -840,7 +866,7 @@ def _buy_slot(tb, st, legal) -> int:
             x = st[3][q, k]
             if x < 0:  # `act` moves the Treasure of name -1: the last name (Python's index)
                 x += ints[I_NN]
-            h, c = _copy(st)
+            h, c = _copy(st, L_TOP)
             h[0, x] += 1
             h[q, x] -= 1
             _move_coins(c, 0, q, _price(st, q, k, s[S_PRINTED] != 0, s[S_DISCOUNT]))
@@ -882,7 +908,7 @@ def _commit_coins(tb, st, legal) -> int:
         price = k + 1 + added[0, k]
         sold = math.inf
         for q in range(1, n):
-            h, c = _copy(st)
+            h, c = _copy(st, L_TOP)
             h[0, x] -= 1
             h[q, x] += 1
             _move_coins(c, q, 0, price)
@@ -916,7 +942,7 @@ def _react(tb, st, legal) -> int:
             break
     if role < 0:
         return ERROR  # no reaction to choose: `act`'s next() finds none
-    h, c = _copy(st)
+    h, c = _copy(st, L_TOP)
     if role == REFUSE_ROLE:  # a negotiation for one of our Treasures: it would sell at its price
         x = card if card >= 0 else card + nn
         h[0, x] -= 1
@@ -1012,7 +1038,7 @@ def _best_card(tb, st, legal, coin: bool) -> int:
     nn, value, action = tb[T_INTS][I_NN], -math.inf, -1
     for x in range(nn):
         if legal[x]:
-            h, c = _copy(st)
+            h, c = _copy(st, L_TOP)
             h[0, x] += 1
             if coin:
                 _move_coins(c, 0, -1, 1)
@@ -1075,7 +1101,7 @@ def _decide_all(observations, legal, tb, st, actions) -> None:
 # The small helpers are inlined: a call that passes the table and state tuples (dozens of arrays)
 # costs more than most of them.
 INLINED = ("_count", "_first_max", "_any", "_run_from", "_criterion", "_treasure_vp", "_max_rank", "_has_fixed",
-           "_progress", "_seat_feats", "_move_coins", "_copy", "_base", "_price", "_power", "_effect_row",
+           "_progress", "_seat_feats", "_move_coins", "_dup", "_dup_coins", "_copy", "_base", "_price", "_power", "_effect_row",
            "_has_outcomes")
 CALLED = ("_read", "_run_estimate", "_worth", "_after_card", "_after_coins", "_expected_max", "_pool_values", "_steal",
           "_swap", "_ability", "_best_action", "_outcome_best_action", "_turn_ability", "_draw", "_turn", "_buy_slot",
