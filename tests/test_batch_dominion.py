@@ -273,3 +273,44 @@ def test_load_refuses_other_configurations():
         env.load([other])
     with pytest.raises(ValueError, match="runs on the CPU"):
         DominionBatch(1, device="meta")
+
+
+def test_make_gives_the_numba_engine_and_refuses_what_it_cannot_run(monkeypatch):
+    from card_envs.batch.dominion import DominionBatch
+    from card_envs.core.game import ArgumentError
+
+    env = batch.make("dominion_v0", 4, seed=1, num_players=3, kingdom="T2")
+    assert type(env) is DominionBatch and env.num_players == 3 and env.observe().obs.shape[0] == 4
+    for bad in ({"backend": "torch"}, {"device": "meta"}, {"device": "meta", "backend": "numba"}):
+        with pytest.raises(ValueError, match="dominion_v0's batched engine has the numba backend only"):
+            batch.make("dominion_v0", 4, **bad)
+    with pytest.raises(ArgumentError, match="unexpected keyword argument 'bogus'"):
+        batch.make("dominion_v0", 4, bogus=1)  # the reference's error (a TypeError too)
+    with pytest.raises(ArgumentError, match="kingdom='T9' is not supported"):
+        batch.make("dominion_v0", 4, kingdom="T9")
+    monkeypatch.setattr(batch, "has_numba", lambda: False)
+    with pytest.raises(ImportError, match=r"needs numba .*\.\[batch\]"):
+        batch.make("dominion_v0", 4)
+
+
+@pytest.mark.parametrize("auto_forced", [False, True])
+def test_an_illegal_action_is_refused_and_changes_nothing(auto_forced):
+    """The kernels do not check bounds (an illegal action would write into other games), so
+    `step` checks each action against the mask it returned; a caller's edits to that tensor do
+    not loosen the check."""
+    env = batch.make("dominion_v0", 8, seed=3, auto_forced=auto_forced, kingdom="T3")
+    out = env.observe()
+    before = [env.to_json(i) for i in range(8)]
+    actions = out.mask.to(torch.uint8).argmax(1)
+    for bad_row, bad_action in ((5, int((~out.mask[5]).nonzero()[0, 0])), (2, -1), (7, env.num_actions)):
+        wrong = actions.clone()
+        wrong[bad_row] = bad_action
+        with pytest.raises(ValueError, match=rf"illegal actions \[{bad_action}\] in games \[{bad_row}\]"):
+            env.step(wrong)
+    illegal = int((~out.mask[5]).nonzero()[0, 0])
+    out.mask[5] = True
+    with pytest.raises(ValueError, match="illegal actions"):
+        env.step(torch.where(torch.arange(8) == 5, illegal, actions))
+    assert [env.to_json(i) for i in range(8)] == before
+    env.step(actions)  # the legal ones still play
+    assert [env.to_json(i) for i in range(8)] != before

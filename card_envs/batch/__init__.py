@@ -12,10 +12,11 @@ while training:
 ## What it is
 
 The reference engines (`card_envs.games.*`) play one game per Python object; these play B games
-of ``three_piles_v0``, ``piles_v0`` or ``split_the_hoard_v0`` in struct-of-arrays form, with no
-Python loop over games, for the same rules and every configuration the reference takes
-(``num_players``, ``reward``; for Split the Hoard also ``class_powers``, ``starting_title_vp`` and
-``cards``, the card list read from the same data file). In each game exactly one seat acts;
+of ``three_piles_v0``, ``piles_v0``, ``split_the_hoard_v0`` or ``dominion_v0`` in struct-of-arrays
+form, with no Python loop over games, for the same rules and every configuration the reference
+takes (``num_players``, ``reward``; for Split the Hoard also ``class_powers``, ``starting_title_vp``
+and ``cards``, the card list read from the same data file; for Dominion ``kingdom``, a preset, a
+list or ``random``, ``bane``, ``ally`` and ``max_turns``). In each game exactly one seat acts;
 `reset` and `step` return a `BatchStep`, one row per game:
 
 | field | shape | meaning |
@@ -42,7 +43,7 @@ float32[B, num_players, observation_size], every seat's view of every game (to b
 | ``device`` | ``"cpu"`` | any torch device |
 | ``seed`` | 0 | seeds the deals (`reset(seed)` reseeds) |
 | ``auto_forced`` | False | play single-choice decisions unasked, as `card_envs.vector.VectorGames` does |
-| ``backend`` | ``"auto"`` | ``"torch"`` (any device), ``"numba"`` (CPU, the ``batch`` or ``train`` extra) or numba where it can run; Split the Hoard: numba only |
+| ``backend`` | ``"auto"`` | ``"torch"`` (any device), ``"numba"`` (CPU, the ``batch`` or ``train`` extra) or numba where it can run; Split the Hoard and Dominion: numba only |
 | ``**config`` | | the game's arguments, checked by the reference `Game` |
 
 3 Piles and Piles have both backends; they share one state layout and the deal code: from one
@@ -53,24 +54,31 @@ operations. One core on purpose: numba's OpenMP threads and torch's spin against
 which made a step several times slower beside torch (in a trainer, or on a loaded machine); run
 one engine per process to use more cores.
 
-Split the Hoard (`NUMBA_ONLY`) has the numba backend only, on the CPU: every piece of its step
-(the rules, mask, observation, returns, the deal after its shuffles) is a kernel. `make` refuses
-``backend="torch"`` and any device but the CPU for it (ValueError), and raises ImportError naming
-the ``batch`` extra where numba is missing.
+Split the Hoard and Dominion (`NUMBA_ONLY`) have the numba backend only, on the CPU. Every piece
+of Split the Hoard's step (the rules, mask, observation, returns, the deal after its shuffles) is
+a kernel; Dominion's rules (its shuffles included), mask and observation are kernels, while its
+deal replays the reference's `new_state` (about 0.1 ms of Python per dealt game) and its returns
+are the reference's `returns()` of each finished game. `make` refuses ``backend="torch"`` and any
+device but the CPU for them (ValueError), and raises ImportError naming the ``batch`` extra where
+numba is missing.
 
 `step` trusts its actions in 3 Piles and Piles: an illegal action is not detected (a check would
-stop a GPU for the host) and leaves that game in an unspecified state. Split the Hoard checks them instead: its kernels do not check array bounds, and an
-illegal action would search past a game's rows and write into other games' rows or outside the
-arrays (a crash); so `step` compares each action with its own copy of the mask it returned and
-raises ValueError naming the games and actions, before applying any. Take actions from the mask.
+stop a GPU for the host) and leaves that game in an unspecified state. Split the Hoard and
+Dominion check them instead: their kernels do not check array bounds, and an illegal action would
+write past a game's rows into other games' rows or outside the arrays (a crash); so `step`
+compares each action with its own copy of the mask it returned and raises ValueError naming the
+games and actions, before applying any (the forced decisions of ``auto_forced`` are checked the
+same way). Take actions from the mask.
 `make` passes unknown arguments and unsupported values to the reference `Game`, which raises its
 `card_envs.core.game.ArgumentError` (a TypeError and a ValueError).
 
 ## Same games as the reference
 
 `load(states, rows=None)` continues from reference states; `state(i)` returns game i as a
-reference state (Split the Hoard's goes through the reference snapshot, which validates it). Deals
-come from a `torch.Generator`. 3 Piles and Split the Hoard have no chance after the deal; Piles
+reference state (Split the Hoard's goes through the reference snapshot, which validates it; so does Dominion's). Deals
+come from a `torch.Generator`. 3 Piles and Split the Hoard have no chance after the deal;
+Dominion's shuffles are the reference's: shuffle k of a game is ``default_rng([seed, k])`` of its
+dealt seed (`numpy_random.shuffle_pair`), so a loaded game continues exactly as the reference's; Piles
 has its passes: pass k draws the card with numpy's `Generator.integers(len(hand))` algorithm
 (`base.lemire`) from one 64-bit word, which `load` computes from the reference's ``chance_seed``
 (the first output of ``default_rng((chance_seed, k))``), so a loaded game continues exactly as
@@ -131,17 +139,18 @@ __all__ = ["BACKENDS", "BatchGame", "BatchStep", "ENGINES", "NUMBA_ONLY", "has_n
 def _engines(backend: str) -> dict[str, type[BatchGame]]:
     if backend == "numba":
         from card_envs.batch.cpu import PilesNumba, ThreePilesNumba
+        from card_envs.batch.dominion import DominionBatch
         from card_envs.batch.split_the_hoard import SplitTheHoardBatch
 
-        return {cls.env_id: cls for cls in (ThreePilesNumba, PilesNumba, SplitTheHoardBatch)}
+        return {cls.env_id: cls for cls in (ThreePilesNumba, PilesNumba, SplitTheHoardBatch, DominionBatch)}
     from card_envs.batch.piles import PilesBatch
     from card_envs.batch.three_piles import ThreePilesBatch
 
     return {cls.env_id: cls for cls in (ThreePilesBatch, PilesBatch)}
 
 
-ENGINES = ("three_piles_v0", "piles_v0", "split_the_hoard_v0")
-NUMBA_ONLY = ("split_the_hoard_v0",)  # no torch backend: numba kernels on the CPU only
+ENGINES = ("three_piles_v0", "piles_v0", "split_the_hoard_v0", "dominion_v0")
+NUMBA_ONLY = ("split_the_hoard_v0", "dominion_v0")  # no torch backend: numba kernels on the CPU only
 BACKENDS = ("auto", "torch", "numba")
 
 

@@ -191,7 +191,17 @@ class DominionBatch(BatchGame):
 
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
-        play.apply(self._rules_state(), actions.numpy(), active.numpy())
+        """The actions of the active games, each checked against this engine's own copy of the
+        mask it returned: the kernels do not check their arrays' bounds, and an illegal action
+        would write past a game's rows into other games or outside the arrays."""
+        a, on, legal = actions.numpy(), active.numpy(), self._legal
+        inside = (a >= 0) & (a < self.num_actions)
+        ok = ~on | inside & legal[np.arange(len(a)), np.where(inside, a, 0)]
+        if not ok.all():
+            bad = np.flatnonzero(~ok)[:5]
+            raise ValueError(f"step: illegal actions {a[bad].tolist()} in games {bad.tolist()} (of "
+                             f"{np.count_nonzero(~ok)}); each must be one the last mask allows; nothing was applied")
+        play.apply(self._rules_state(), a, on)
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The reference's `returns()`: ranks by score, then fewer turns (or score differences)."""
@@ -202,9 +212,11 @@ class DominionBatch(BatchGame):
         return out
 
     def _mask(self) -> torch.Tensor:
+        """The legal mask (a copy of it is kept to check the next actions with)."""
         out = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
         K.mask(self._arrays(), self.num_players, out)
-        return torch.from_numpy(out)
+        self._legal = out
+        return torch.from_numpy(out.copy())
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
         out = np.zeros((self.batch_size, self.observation_size), dtype=np.float32)
