@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -63,3 +65,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name in NUMBA_COMPILING:
             item.add_marker(pytest.mark.xdist_group(item.path.stem))
+
+
+def pytest_configure(config):
+    """One torch thread per xdist worker (there is one worker per core). Torch's default, a thread
+    per core in every worker, oversubscribes the cores: its threads then spin-wait on each other,
+    and a small op (a softmax of 16 rows) took 7 ms instead of 3 us."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        try:
+            import torch
+        except ImportError:  # the bare install's tests do not need it
+            return
+        torch.set_num_threads(1)

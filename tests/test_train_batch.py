@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(not batch.has_numba(), reason="the batched engin
 
 def test_auto_is_the_batched_engine_where_the_game_has_one():
     assert game_engine("three_piles_v0", "auto") == game_engine("piles_v0", "auto") == "batch"
-    assert game_engine("split_the_hoard_v0", "auto") == "batch"
+    assert game_engine("split_the_hoard_v0", "auto") == game_engine("dominion_v0", "auto") == "batch"
     assert game_engine("illimat_v0", "auto") == "reference"
     assert game_engine("three_piles_v0", "reference") == "reference"
 
@@ -41,7 +41,8 @@ def test_engine_batch_for_a_game_without_one_is_a_usage_error(tmp_path, capsys):
 
 @pytest.mark.parametrize("env_id, config, num_steps", [
     ("three_piles_v0", {}, 96), ("three_piles_v0", {"num_players": 3}, 96), ("piles_v0", {"num_players": 4}, 96),
-    ("split_the_hoard_v0", {"num_players": 3}, 240), ("split_the_hoard_v0", {"num_players": 5}, 240)])
+    ("split_the_hoard_v0", {"num_players": 3}, 240), ("split_the_hoard_v0", {"num_players": 5}, 240),
+    ("dominion_v0", {}, 400), ("dominion_v0", {"num_players": 4, "kingdom": "T3"}, 400)])
 def test_batched_rollouts_are_legal_and_the_pool_plays(tmp_path, env_id, config, num_steps):
     args = tiny_args(tmp_path, env_id=env_id, env_config=config, engine="batch", opponents=("heuristic", "random"),
                      num_steps=num_steps)  # long enough for games to end
