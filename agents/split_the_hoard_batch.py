@@ -156,7 +156,7 @@ def _row_state(tb) -> tuple:
     return (np.zeros((n, nn), np.int64), np.zeros((n, nn), np.int64), np.zeros(n, np.int64),
             np.zeros((n, 3), np.int64), np.zeros((n, 3), np.int64), np.zeros((n, 3), np.bool_), np.zeros(nn, np.int64),
             np.zeros(nn, np.int64), np.zeros(NUM_S, np.int64), np.zeros(2), np.zeros(titles), np.zeros((n, titles)),
-            np.zeros(n, np.int64), np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(256, np.int64),
+            np.zeros(n, np.int64), np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(_run_scratch(tb), np.int64),
             np.zeros((n, titles), np.int64), np.zeros(n), np.zeros(n), np.zeros(n),
             ranked.astype(np.int64), bins, np.zeros((CACHE, 1 + words + titles), np.int64), np.zeros(num_bins, np.int64),
             np.zeros(words, np.int64), np.zeros((L_BEST + 1, n, nn), np.int64), np.zeros((L_BEST + 1, n), np.int64),
@@ -212,11 +212,10 @@ def _read(obs, tb, st) -> None:
 
 
 # ----- valuing a position (`_worth`) ------------------------------------------------------------
-def _run_from(v: int, w, left: int, unused: int, flat: int, lenient: bool, low: int, high: int, values,
-              order) -> int:
+def _run_from(v: int, w, left: int, unused: int, lenient: bool, low: int, high: int, values, order) -> int:
     """`_run_from` on scratch ``w``: at offset ``left`` the counts by rank (from the lowest fixed
     rank), at ``unused`` the unused modifiers by distinct value (ascending, as the sorted list
-    `_run_from` keeps), at ``flat`` room for that list."""
+    `_run_from` keeps)."""
     d = values.size
     start = v
     while True:
@@ -236,17 +235,14 @@ def _run_from(v: int, w, left: int, unused: int, flat: int, lenient: bool, low: 
             if low <= r <= high and w[left + r - low] != 0 and (r < v or w[left + r - low] > 1 or lenient):
                 found, pick_from, first = True, r, j
                 break
-        if not found:
-            m = 0
-            for j in range(d):  # combinations(unused, 2) of the sorted list
-                for _ in range(w[unused + j]):
-                    w[flat + m] = j
-                    m += 1
-            for a in range(m):
-                for b in range(a + 1, m):
-                    r = v - values[w[flat + a]] - values[w[flat + b]]
+        if not found:  # combinations(unused, 2) of the sorted list: its first pair of each two values
+            for a in range(d):  # (the repeats of a pair test the same shift)
+                for b in range(a, d):
+                    if w[unused + a] <= 0 or w[unused + b] <= (1 if b == a else 0):
+                        continue
+                    r = v - values[a] - values[b]
                     if low <= r <= high and w[left + r - low] != 0 and (r < v or w[left + r - low] > 1 or lenient):
-                        found, pick_from, first, second = True, r, w[flat + a], w[flat + b]
+                        found, pick_from, first, second = True, r, a, b
                         break
                 if found:
                     break
@@ -263,14 +259,11 @@ def _run_estimate(tc, fixed, is_mod, rank, values, order, low: int, high: int, w
     """`_run_estimate`: the greedy run from every start (in increasing order), strict then lenient
     (lenient only where a negative modifier is held: without one, no shift lands above the rank
     sought, and both passes are the same); the best. Tables passed one by one (a call that passes
-    the table tuple costs more than the search); scratch in ``work`` (a larger array is made where
-    it is too small)."""
+    the table tuple costs more than the search); scratch in ``work`` (`_run_scratch` long)."""
     nn, d, size = tc.size, values.size, max(high - low + 1, 1)
-    held_mods, keys, negative = 0, 0, False
+    keys, negative = 0, False
     for i in range(nn):
-        if tc[i] > 0 and is_mod[i]:
-            held_mods += tc[i]
-        elif tc[i] != 0 and fixed[i]:
+        if tc[i] != 0 and fixed[i]:
             keys += 1
     if keys == 0:
         return 0
@@ -278,9 +271,8 @@ def _run_estimate(tc, fixed, is_mod, rank, values, order, low: int, high: int, w
     shift_high = max(0, values[d - 1]) if d else 0
     width = size + shift_high - shift_low  # starts: a base plus no or one modifier
     bases, keyed, left, mods, unused = 0, size, 2 * size, 3 * size, 3 * size + d
-    starts, flat = 3 * size + 2 * d, 3 * size + 2 * d + width
-    w = work if flat + held_mods <= work.size else np.empty(flat + held_mods, np.int64)
-    w[:flat] = 0
+    starts, w = 3 * size + 2 * d, work
+    w[:starts + width] = 0
     for i in range(nn):
         if tc[i] != 0 and fixed[i]:
             w[bases + rank[i] - low] += tc[i]
@@ -311,11 +303,19 @@ def _run_estimate(tc, fixed, is_mod, rank, values, order, low: int, high: int, w
                     w[left + b] = w[bases + b]
                 for j in range(d):
                     w[unused + j] = w[mods + j]
-                best = max(best, _run_from(k + low + shift_low, w, left, unused, flat, lenient, low, high, values,
-                                           order))
+                best = max(best, _run_from(k + low + shift_low, w, left, unused, lenient, low, high, values, order))
             if best >= bound and not negative:
                 return best
     return best
+
+
+def _run_scratch(tb) -> int:
+    """The length of `_run_estimate`'s scratch: counts, flags, left and starts by rank, held and
+    unused modifiers by value."""
+    values, ints = tb[T_MOD_VALUES], tb[T_INTS]
+    size = max(ints[I_RANK_HIGH] - ints[I_RANK_LOW] + 1, 1)
+    shifts = (max(0, values[-1]) - min(0, values[0])) if values.size else 0
+    return 3 * size + 2 * values.size + size + shifts
 
 
 def _criterion(kind: int, minimum: int, tc, fixed, is_mod, rank, mod_values, mod_order, low: int, high: int,
@@ -1093,7 +1093,6 @@ def _decide_row(obs, legal, tb, st) -> int:
 
 
 def _decide_all(observations, legal, tb, st, actions) -> None:
-    tb, st = _borrowed(tb), _borrowed(st)
     for b in range(observations.shape[0]):
         actions[b] = _decide_row(observations[b], legal[b], tb, st)
 
@@ -1101,8 +1100,8 @@ def _decide_all(observations, legal, tb, st, actions) -> None:
 # The small helpers are inlined: a call that passes the table and state tuples (dozens of arrays)
 # costs more than most of them.
 INLINED = ("_count", "_first_max", "_any", "_run_from", "_criterion", "_treasure_vp", "_max_rank", "_has_fixed",
-           "_progress", "_seat_feats", "_move_coins", "_dup", "_dup_coins", "_copy", "_base", "_price", "_power", "_effect_row",
-           "_has_outcomes")
+           "_progress", "_seat_feats", "_move_coins", "_dup", "_dup_coins", "_copy", "_base", "_price", "_power",
+           "_effect_row", "_has_outcomes")
 CALLED = ("_read", "_run_estimate", "_worth", "_after_card", "_after_coins", "_expected_max", "_pool_values", "_steal",
           "_swap", "_ability", "_best_action", "_outcome_best_action", "_turn_ability", "_draw", "_turn", "_buy_slot",
           "_least_desirable", "_commit_coins", "_react", "_priority", "_target", "_take_give", "_best_card",
@@ -1112,29 +1111,11 @@ try:
 except ImportError:  # numba is in the train and batch extras; a bare install plays `act` per row
     _decide_batch = None
 else:
-    from numba import types
-    from numba.core import cgutils
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def _borrowed(typingctx, tup):
-        """The tuple `tup` with each array's reference count pointer cleared, so that numba drops
-        the atomic reference counting of its arrays at every call (each call copies all of them:
-        without this, the kernel was about 2x slower). Safe while the caller keeps the arrays alive:
-        `act_batch` holds them for the whole call, and no kernel keeps or returns them. (The same
-        as card_envs/batch/split_the_hoard_kernels.py's `borrowed`, which importing would bring
-        card_envs.batch and torch with it.)"""
-        def codegen(context, builder, sig, args):
-            value = args[0]
-            for i, ty in enumerate(sig.args[0].types):
-                if isinstance(ty, types.Array):
-                    ary = context.make_array(ty)(context, builder, value=builder.extract_value(value, i))
-                    ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
-                    ary.parent = cgutils.get_null_value(ary.parent.type)
-                    value = builder.insert_value(value, ary._getvalue(), i)
-            return value
-        return tup(tup), codegen
-
+    # Compiled without numba's runtime (``_nrt=False``): the kernel allocates nothing (its scratch is
+    # the row state, which `act_batch` holds for the call), so no array needs a reference count,
+    # and the increments and decrements at every call and view (most of them of the tables'
+    # and state's arrays) would cost about 40% of its time.
     for _name in INLINED + CALLED:
-        globals()[_name] = njit(cache=True, inline="always" if _name in INLINED else "never")(globals()[_name])
-    _decide_batch = njit(cache=True)(_decide_all)
+        globals()[_name] = njit(cache=True, _nrt=False, inline="always" if _name in INLINED else "never")(
+            globals()[_name])
+    _decide_batch = njit(cache=True, _nrt=False)(_decide_all)
