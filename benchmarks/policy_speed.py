@@ -2,6 +2,7 @@
 
     python benchmarks/policy_speed.py illimat_v0 --config '{"harvest_features": true}'
     python benchmarks/policy_speed.py dominion_v0 --policies heuristic bmu --games 128 --steps 40
+    python benchmarks/policy_speed.py split_the_hoard_v0 --recorded obs.npy masks.npy --batch 62
 
 The scripted agents are the bottleneck of training where they play the opponents and label the
 learner's decisions (Illimat, Dominion, Split the Hoard). The games are played by the first
@@ -11,7 +12,8 @@ rate, measured in the same run); then each policy answers every recorded decisio
 batches, from a fresh instance (empty caches), ``--rounds`` times, the best round kept; a policy
 with its own (compiled) ``act_batch`` is also timed answering row by row with its ``act``, the
 speed-up beside it. CPU seconds of this process: the figure for one core, robust to other work on
-the machine.
+the machine. ``--recorded`` answers saved decisions instead (the observations and masks of another
+run, e.g. the trainer's collector, as two .npy files), ``--batch`` rows at a time.
 """
 
 from __future__ import annotations
@@ -57,21 +59,42 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=40, help="steps recorded (default 40)")
     parser.add_argument("--rounds", type=int, default=3, help="timings per policy, the best kept (default 3)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--recorded", nargs=2, metavar=("OBSERVATIONS", "MASKS"),
+                        help="answer these saved decisions (.npy files) instead of playing games")
+    parser.add_argument("--batch", type=int, default=62, help="rows per call with --recorded (default 62)")
     args = parser.parse_args()
     game = card_envs.make_game(args.env_id, **args.config)
     scripted = [name for name in opponent_names(game) if name != "random"]
     names = args.policies or sorted(scripted, key=lambda name: name != "heuristic")  # the scripted agent plays
-    batches, stepping = record(game, names[0], args.games, args.steps, args.seed)
+    if args.recorded:
+        batches, stepping = recorded(game, *args.recorded, args.batch), None
+        source = f"{args.recorded[0]}, {args.batch} at a time"
+    else:
+        batches, stepping = record(game, names[0], args.games, args.steps, args.seed)
+        source = f"{names[0]}'s games"
     decisions = sum(len(masks) for _, masks in batches)
-    print(f"{args.env_id} {args.config}: {decisions:,} decisions of {names[0]}'s games")
-    print(f"  {'engine (observe + step)':<24} {decisions / stepping:>10,.0f} decisions/s")
+    print(f"{args.env_id} {args.config}: {decisions:,} decisions of {source}")
+    if stepping:
+        print(f"  {'engine (observe + step)':<24} {decisions / stepping:>10,.0f} decisions/s")
     for name in names:
         batched = best_time(game, name, batches, args)
-        print(f"  {name:<24} {decisions / batched:>10,.0f} decisions/s  ({batched / stepping:.2f}x the engine's time)")
+        versus = f"  ({batched / stepping:.2f}x the engine's time)" if stepping else ""
+        print(f"  {name:<24} {decisions / batched:>10,.0f} decisions/s  {batched / decisions * 1e6:.1f} us each{versus}")
         if type(make_policy(name, game)).act_batch is not Policy.act_batch:
             rows = best_time(game, name, batches, args, per_row=True)
             print(f"  {name + ' (act per row)':<24} {decisions / rows:>10,.0f} decisions/s  "
                   f"(act_batch {rows / batched:.1f}x faster)")
+
+
+def recorded(game, observations: str, masks: str, batch: int) -> list:
+    """Saved observations [rows, obs] and masks [rows, actions] of this game, in batches of ``batch`` rows."""
+    obs, legal = np.load(observations), np.load(masks).astype(np.int8)
+    if obs.ndim != 2 or legal.shape != (len(obs), game.num_actions):
+        raise SystemExit(f"--recorded takes observations [rows, obs] and masks [rows, {game.num_actions}] "
+                         f"of this game, not {obs.shape} and {legal.shape}")
+    if batch < 1:
+        raise SystemExit(f"--batch takes a positive number of rows, not {batch}")
+    return [(obs[i:i + batch], legal[i:i + batch]) for i in range(0, len(obs), batch)]
 
 
 def best_time(game, name: str, batches: list, args, per_row: bool = False) -> float:
