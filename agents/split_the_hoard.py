@@ -33,6 +33,7 @@ from itertools import combinations
 import numpy as np
 
 from agents import split_the_hoard_batch as compiled
+from agents import split_the_hoard_layout as layout
 from agents.policy import Policy
 from card_envs.games.split_the_hoard.cards import HIDDEN_CRITERIA, STARTING_CRITERIA
 from card_envs.games.split_the_hoard.effects import (
@@ -482,7 +483,7 @@ class SplitTheHoardHeuristic(Policy):
         return compiled.act_batch(self, observations, action_masks, rng, tables)
 
     def _tables(self) -> tuple | None:
-        """The kernel's tables (`split_the_hoard_batch.TABLE_NAMES`), built once per parameter set."""
+        """The kernel's tables (`split_the_hoard_layout.TABLE_NAMES`), built once per parameter set."""
         params = (self.coin_value, self.denial, self.ability_margin, self.max_protect, self.protect_share,
                   self.temperature)
         if getattr(self, "_tables_for", None) != params:
@@ -566,7 +567,7 @@ MAX_MOD_VALUES = 12  # distinct modifier ranks the kernel's table of `_run_from`
 
 
 def _kernel_tables(agent: SplitTheHoardHeuristic) -> tuple | None:
-    """The tuple of `split_the_hoard_batch.TABLE_NAMES` for this agent and its game."""
+    """The tuple of `split_the_hoard_layout.TABLE_NAMES` for this agent and its game."""
     g, cs, n, nn = agent.game, agent.cs, agent.n, agent.cs.num_names
     fixed_ranks = [cs.rank[i] for i in agent.fixed_names] or [0]
     mod_values = sorted({cs.rank[i] for i in agent.mod_names})
@@ -589,7 +590,7 @@ def _kernel_tables(agent: SplitTheHoardHeuristic) -> tuple | None:
             _ints(mod_values), _mod_orders(mod_values), *_hidden_tables(cs),
             np.array([_effect_row(e) for e in cs.effect], np.int64).reshape(nn, 4),
             np.array([_effect_row(c.effect) for c in cs.classes], np.int64),
-            np.array([agent.layout.slices[k].start for k in compiled.PIECES], np.int64))
+            np.array([agent.layout.slices[k].start for k in layout.PIECES], np.int64))
 
 
 def _ints(values) -> np.ndarray:
@@ -635,4 +636,4 @@ def _effect_row(effect: tuple | None) -> list[int]:
     if effect is None:
         return [-1, 0, 0, 0]
     args = list(effect[1:]) + [0, 0]
-    return [compiled.KIND[effect[0]], len(effect) - 1, args[0], args[1]]
+    return [layout.KIND[effect[0]], len(effect) - 1, args[0], args[1]]
