@@ -321,3 +321,16 @@ def test_an_illegal_action_is_refused_and_changes_nothing(auto_forced):
     assert [env.to_json(i) for i in range(8)] == before
     env.step(actions)  # the legal ones still play
     assert [env.to_json(i) for i in range(8)] != before
+
+
+def test_observations_kept_by_the_caller_are_never_written_again():
+    """A step's observations go into an array the engine returned before only when nothing
+    holds it any more (the pool of `_step_observations`)."""
+    env = batch.make("dominion_v0", 8, seed=2)
+    out, kept = env.observe(), []
+    for k in range(8):
+        out = env.step(out.mask.to(torch.uint8).argmax(1))
+        if k % 2:
+            kept.append((out.obs, out.obs.clone(), out.obs[:, :5]))
+    for obs, copy, view in kept:
+        assert torch.equal(obs, copy) and torch.equal(view, copy[:, :5])

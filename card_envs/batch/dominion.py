@@ -57,11 +57,14 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import sys
+
 import numpy as np
 import torch
 
 from card_envs.batch import dominion_kernels as K
 from card_envs.batch import dominion_play as play
+from card_envs.batch import dominion_step
 from card_envs.batch.base import BatchGame
 from card_envs.batch.numpy_random import new_generator
 from card_envs.games.dominion import effects as fx
@@ -120,6 +123,8 @@ class DominionBatch(BatchGame):
         self.cur = torch.from_numpy(self.g)[:, K.G_CUR]  # the kernels write it through g
         self.obs_offsets = K.offsets(self.game.observation_layout)
         self.state_offsets = K.offsets(self.game.state_layout)
+        self._ready: tuple[np.ndarray, np.ndarray] | None = None  # see _apply
+        self._obs_pool: list[np.ndarray] = []  # see _step_observations
 
     def _rules_state(self) -> tuple:
         """The tuple `S` the rules kernels take (`dominion_play`)."""
@@ -134,9 +139,14 @@ class DominionBatch(BatchGame):
         """Fresh games in `rows`: the reference's deal from a seed the torch generator draws."""
         seeds = torch.randint(0, 2**62, (len(rows),), generator=self.generator).tolist()
         states = [self.game.new_state(np.random.default_rng(s)) for s in seeds]
+        ready = self._ready
         self._load(states, rows)
+        if ready is not None:  # the step's mask and observations, those of the new games again
+            dominion_step.refresh(self._rules_state(), self.game.max_turns, self.obs_offsets, rows.numpy(), *ready)
+            self._ready = ready
 
     def _load(self, states: Sequence[DominionState], rows: torch.Tensor) -> None:
+        self._ready = None
         for state, b in zip(states, rows.tolist()):
             self._load_one(state, b)
 
@@ -225,7 +235,26 @@ class DominionBatch(BatchGame):
             bad = np.flatnonzero(~ok)[:5]
             raise ValueError(f"step: illegal actions {a[bad].tolist()} in games {bad.tolist()} (of "
                              f"{np.count_nonzero(~ok)}); each must be one the last mask allows; nothing was applied")
-        play.apply(self._rules_state(), a, on)
+        if self.auto_forced or not on.all():  # forced decisions: the mask follows, not always observed
+            play.apply(self._rules_state(), a, on)
+            return
+        # A step: the fused kernel gives the mask and observations too (`_mask`, `_observe` use them).
+        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+        obs = self._step_observations()
+        dominion_step.step(self._rules_state(), a, self.game.max_turns, self.obs_offsets, mask, obs)
+        self._ready = (mask, obs)
+
+    def _step_observations(self) -> np.ndarray:
+        """An array for a step's observations (each row is written whole): one this engine
+        returned before and nobody holds any more (no tensor, view or array of it is alive), else
+        a new one. Fresh memory costs more than the rest of the observation at B=4,096 (the
+        kernel zeroes every page on first touch: 48 MB a step with 4 players)."""
+        for array in self._obs_pool:
+            if sys.getrefcount(array) == 3:  # the pool's, `array`'s and getrefcount's references
+                return array
+        array = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
+        self._obs_pool = self._obs_pool[-3:] + [array]  # the oldest still held is left to its holder
+        return array
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The reference's `returns()`: ranks by score, then fewer turns (or score differences)."""
@@ -237,12 +266,18 @@ class DominionBatch(BatchGame):
 
     def _mask(self) -> torch.Tensor:
         """The legal mask (a copy of it is kept to check the next actions with)."""
-        out = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
-        K.mask(self._arrays(), self.num_players, out)
+        if self._ready is not None:
+            out = self._ready[0]
+        else:
+            out = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+            K.mask(self._arrays(), self.num_players, out)
         self._legal = out
         return torch.from_numpy(out.copy())
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
+        if seat is None and self._ready is not None:  # the step's, once
+            out, self._ready = self._ready[1], None
+            return torch.from_numpy(out)
         out = np.zeros((self.batch_size, self.observation_size), dtype=np.float32)
         seats = np.ascontiguousarray((self.cur if seat is None else seat).numpy(), dtype=np.int64)
         K.encode(self._arrays(), self.num_players, self.game.max_turns, self.obs_offsets, seats, False, out)

@@ -376,14 +376,20 @@ def encode(arrays, n, max_turns, off, seats, full, out):
     g, ps, counts, zones, dur, piles, plen, supply, trash, tasks = borrowed(arrays)
     off, seats, out = borrowed((off, seats, out))
     for b in range(out.shape[0]):
-        flat = out[b]
-        first = 0 if full else seats[b]
-        if full:
-            private_full(g, ps, counts, zones, n, off, b, flat)
-        else:
-            private_seat(ps, counts, zones, n, off, b, first, flat)
-        public(g, ps, counts, zones, piles, plen, supply, trash, tasks, n, max_turns, off, b, first, flat)
-        tier3(g, ps, zones, dur, tasks, n, off, b, first, -1 if full else first, flat)
+        encode_row(g, ps, counts, zones, dur, piles, plen, supply, trash, tasks, n, max_turns, off, b, seats[b], full,
+                   out[b])
+
+
+@njit(cache=True, inline="always")
+def encode_row(g, ps, counts, zones, dur, piles, plen, supply, trash, tasks, n, max_turns, off, b, seat, full, flat):
+    """Game b's observation by `seat` (or its state vector) into `flat` (zeroed)."""
+    first = 0 if full else seat
+    if full:
+        private_full(g, ps, counts, zones, n, off, b, flat)
+    else:
+        private_seat(ps, counts, zones, n, off, b, first, flat)
+    public(g, ps, counts, zones, piles, plen, supply, trash, tasks, n, max_turns, off, b, first, flat)
+    tier3(g, ps, zones, dur, tasks, n, off, b, first, -1 if full else first, flat)
 
 
 @njit(cache=True, inline="always")
