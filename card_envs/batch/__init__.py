@@ -122,6 +122,21 @@ Split the Hoard, 2026-11-28 (`throughput.py split_the_hoard_v0 --batch 1024 4096
 A step of 4,096 games (3 players; 5 players) takes about 11-12 ms: the observation 4.7 ms; 7.0 ms
 (mostly writing 21 MB; 28 MB), apply 4.6; 5.0, the returns of the games that ended 0.6, the
 random pick 0.4, the mask 0.4-0.5, the deals 0.2.
+
+Dominion, 2026-11-28 (`throughput.py dominion_v0 --batch 1024 4096`, and with
+``--config '{"kingdom": "T3", "num_players": 4}'``; load average 1.0-1.1), decisions per second:
+
+| config | reference engine | B=1024 numba | B=4096 numba |
+|---|---|---|---|
+| T1-A, 2 players (default) | 20,100 | 278,000 (13.8x) | 241,000 (12.0x) |
+| T3, 4 players | 17,700 | 247,000 (14.0x) | 200,000 (11.3x) |
+
+A step (without ``auto_forced``) is one fused kernel: apply, then the mask and the observations,
+256 games at a time (their rows stay in the cache); the observation (30 MB at B=4,096 with 2
+players, 48 MB with 4) goes into an array returned before that nothing holds any more, since fresh
+memory costs a zeroing of every page. With ``auto_forced`` the forced decisions are played by
+the shared loop (mask, apply) and the observation is a kernel of its own. Games under random play
+last 400-1,200 decisions, so deals (Python, 0.1 ms each) and returns are a small share.
 """
 
 from __future__ import annotations
