@@ -47,10 +47,14 @@ Decisions:
   kernels do not check bounds, and an illegal action (a card not in hand, an empty pile, an index
   past the actions) would write into other games' rows.
 - Speed: every entry kernel takes the state's arrays through `borrowed` (no reference counting
-  at each call: the mask 7.4 -> 2.4 ms, apply 11.1 -> 5.8 ms per step of 4,096 games, T1-A); the
-  observation is written into freshly zeroed memory (no pass over the whole block) with each
-  count scaled once. A step is then mostly memory: the observation is 30 MB (T1-A, 2 players) to
-  48 MB (4 players) at B=4,096, and each game's rows lie in a dozen arrays.
+  at each call: the mask 7.4 -> 2.4 ms, apply 11.1 -> 5.8 ms per step of 4,096 games, T1-A), and
+  each count of the observation is scaled once. A step is mostly memory: the observation is 30 MB
+  (T1-A, 2 players) to 48 MB (4 players) at B=4,096, and each game's rows lie in a dozen arrays.
+  So a step without ``auto_forced`` is one fused kernel (`dominion_step`: apply, mask and
+  observation 256 games at a time, their rows still in the cache), and its observations go into
+  an array returned before that nothing holds any more (`_step_observations`; fresh memory is
+  zeroed page by page on first touch). At 4 players this took B=4,096 from 9.3x to 11.3x the
+  reference's decisions/s.
 """
 
 from __future__ import annotations
