@@ -158,7 +158,10 @@ def test_the_final_evaluation_past_its_time_keeps_the_first_chunk_of_every_pairi
     pooled = play_pairings("three_piles_v0", config, pairs, 4 * FINAL_CHUNK, seed=1, workers=2,
                            chunk_deals=FINAL_CHUNK, progress=False, until=0.0)
     deals = {len(result.reward_a) // len(result.rotations) for result in pooled}
-    assert len(deals) == 1 and deals.pop() in (FINAL_CHUNK, 2 * FINAL_CHUNK, 3 * FINAL_CHUNK)
+    # Every pairing keeps the same whole chunks, the first at least. How many more depends on the
+    # workers' timing: queued chunks that finish before every pairing's first one are kept (a worker
+    # slow to start its first task let all four finish in CI). The cut itself is checked above.
+    assert len(deals) == 1 and deals.pop() in (FINAL_CHUNK, 2 * FINAL_CHUNK, 3 * FINAL_CHUNK, 4 * FINAL_CHUNK)
 
 
 def test_a_cut_final_evaluation_is_said_and_counts_its_games(tmp_path, monkeypatch, capsys):
