@@ -52,6 +52,29 @@ def calls_made(fn, *args):
     return result, calls
 
 
+def assert_illegal_actions_refused(env) -> None:
+    """A batched engine of 8 games that checks its actions: each illegal one (not in the mask,
+    negative, past the last action; also one the caller made legal in the returned mask tensor)
+    raises ValueError naming it and its game, and changes no game; the legal ones then play."""
+    import torch
+
+    out = env.observe()
+    before = [env.to_json(i) for i in range(8)]
+    actions = out.mask.to(torch.uint8).argmax(1)
+    for bad_row, bad_action in ((5, int((~out.mask[5]).nonzero()[0, 0])), (2, -1), (7, env.num_actions)):
+        wrong = actions.clone()
+        wrong[bad_row] = bad_action
+        with pytest.raises(ValueError, match=rf"illegal actions \[{bad_action}\] in games \[{bad_row}\]"):
+            env.step(wrong)
+    illegal = int((~out.mask[5]).nonzero()[0, 0])
+    out.mask[5] = True
+    with pytest.raises(ValueError, match="illegal actions"):
+        env.step(torch.where(torch.arange(8) == 5, illegal, actions))
+    assert [env.to_json(i) for i in range(8)] == before
+    env.step(actions)  # the legal ones still play
+    assert [env.to_json(i) for i in range(8)] != before
+
+
 # Each of these files compiles numba kernels (minutes with a cold cache, as in CI's clean clone).
 # Under xdist's default scheduling, neighbouring tests go to different workers, which then compile
 # the same kernels at once; one group per file keeps a file on one worker (`--dist loadgroup`).

@@ -20,6 +20,7 @@ import torch
 from card_envs import batch
 from card_envs.core.registry import make_game
 from card_envs.games.split_the_hoard.effects import DECISION_NAMES, OVER
+from tests.conftest import assert_illegal_actions_refused
 
 pytestmark = pytest.mark.skipif(not batch.has_numba(), reason="numba not installed")
 
@@ -296,18 +297,4 @@ def test_an_illegal_action_is_refused_and_changes_nothing(auto_forced):
     `step` checks each action against the mask it returned; a caller's edits to that tensor do
     not loosen the check."""
     env = batch.make("split_the_hoard_v0", 8, seed=3, auto_forced=auto_forced)
-    out = env.observe()
-    before = [env.to_json(i) for i in range(8)]
-    actions = out.mask.to(torch.uint8).argmax(1)
-    for bad_row, bad_action in ((5, int((~out.mask[5]).nonzero()[0, 0])), (2, -1), (7, env.num_actions)):
-        wrong = actions.clone()
-        wrong[bad_row] = bad_action
-        with pytest.raises(ValueError, match=rf"illegal actions \[{bad_action}\] in games \[{bad_row}\]"):
-            env.step(wrong)
-    illegal = int((~out.mask[5]).nonzero()[0, 0])
-    out.mask[5] = True
-    with pytest.raises(ValueError, match="illegal actions"):
-        env.step(torch.where(torch.arange(8) == 5, illegal, actions))
-    assert [env.to_json(i) for i in range(8)] == before
-    env.step(actions)  # the legal ones still play
-    assert [env.to_json(i) for i in range(8)] != before
+    assert_illegal_actions_refused(env)

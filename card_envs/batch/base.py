@@ -106,7 +106,8 @@ class BatchGame:
 
     def step(self, actions: torch.Tensor | np.ndarray | Sequence[int]) -> BatchStep:
         """Apply one action per game for its acting seat. The actions must be legal (as the
-        mask says); they are not checked, to keep the step free of host synchronisation."""
+        mask says). The torch engines do not check them (a check would stop a GPU for the host);
+        the numba-only ones do (`_check_actions`)."""
         actions = torch.as_tensor(actions, dtype=torch.int64, device=self.device).contiguous()
         self._apply(actions, torch.ones(self.batch_size, dtype=torch.bool, device=self.device))
         self.lengths += 1
@@ -170,6 +171,18 @@ class BatchGame:
                 return mask, ended
             self._apply(action, forced)
             ended |= self._terminal()
+
+    def _check_actions(self, actions: np.ndarray, active: np.ndarray) -> None:
+        """ValueError, before anything is applied, unless each active game's action is one the
+        mask this engine last returned allows (``self._legal``, its own copy, so a caller's edits
+        to the returned tensor do not loosen it). For engines whose kernels do not check array
+        bounds: there an illegal action would write past a game's rows into other games."""
+        inside = (actions >= 0) & (actions < self.num_actions)
+        ok = ~active | inside & self._legal[np.arange(len(actions)), np.where(inside, actions, 0)]
+        if not ok.all():
+            bad = np.flatnonzero(~ok)[:5]
+            raise ValueError(f"step: illegal actions {actions[bad].tolist()} in games {bad.tolist()} (of "
+                             f"{np.count_nonzero(~ok)}); each must be one the last mask allows; nothing was applied")
 
     def _forced(self, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(bool[B]: the game has exactly one legal action, int64[B]: its first legal action)."""

@@ -229,16 +229,10 @@ class DominionBatch(BatchGame):
 
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
-        """The actions of the active games, each checked against this engine's own copy of the
-        mask it returned: the kernels do not check their arrays' bounds, and an illegal action
-        would write past a game's rows into other games or outside the arrays."""
-        a, on, legal = actions.numpy(), active.numpy(), self._legal
-        inside = (a >= 0) & (a < self.num_actions)
-        ok = ~on | inside & legal[np.arange(len(a)), np.where(inside, a, 0)]
-        if not ok.all():
-            bad = np.flatnonzero(~ok)[:5]
-            raise ValueError(f"step: illegal actions {a[bad].tolist()} in games {bad.tolist()} (of "
-                             f"{np.count_nonzero(~ok)}); each must be one the last mask allows; nothing was applied")
+        """The actions of the active games, checked first (`_check_actions`: the kernels do not
+        check their arrays' bounds)."""
+        a, on = actions.numpy(), active.numpy()
+        self._check_actions(a, on)
         if self.auto_forced or not on.all():  # forced decisions: the mask follows, not always observed
             play.apply(self._rules_state(), a, on)
             return

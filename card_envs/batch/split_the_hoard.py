@@ -290,17 +290,11 @@ class SplitTheHoardBatch(BatchGame):
 
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
-        """Unlike the other engines, this one checks its actions (against its own copy of the
-        mask it returned): the kernels do not check their arrays' bounds, and an illegal action
-        would write past a game's rows into other games or outside the arrays."""
-        a, legal = actions.numpy(), self._legal
-        inside = (a >= 0) & (a < self.num_actions)
-        ok = inside & legal[np.arange(len(a)), np.where(inside, a, 0)]
-        if not ok.all():
-            bad = np.flatnonzero(~ok)[:5]
-            raise ValueError(f"step: illegal actions {a[bad].tolist()} in games {bad.tolist()} (of "
-                             f"{np.count_nonzero(~ok)}); each must be one the last mask allows; nothing was applied")
-        play.apply(self.s, self.t, a, active.numpy())
+        """The actions, checked first (`_check_actions`: the kernels do not check their arrays'
+        bounds)."""
+        a, on = actions.numpy(), active.numpy()
+        self._check_actions(a, on)
+        play.apply(self.s, self.t, a, on)
 
     def _play_forced(self) -> tuple[torch.Tensor, torch.Tensor]:
         """Each game plays its own single-choice decisions in one kernel call (see the base class)."""
