@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from card_envs.batch.split_the_hoard_kernels import borrowed
+from card_envs.batch.numba_borrow import borrowed
 from card_envs.games.dominion import cards as cd
 from card_envs.games.dominion import effects as fx
 

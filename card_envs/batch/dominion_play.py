@@ -6,7 +6,6 @@ line by line; `apply` is the batched step. `S` and `b` as in `dominion_zones`.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from card_envs.batch import dominion_kernels as K
@@ -24,7 +23,7 @@ from card_envs.batch.dominion_zones import (
     last_index, first_index, to_hand, draw, reveal_top, top_to_hand, reveal_in_hand, hand_to_deck,
     discard_from_hand, discard_to_hand, trash_from_hand, trash_from_play, rotate_pile, set_aside_from_play, gain,
     gain_from_trash, to_deck_bottom, from_play_to_deck, add_duration, empty_piles)
-from card_envs.batch.split_the_hoard_kernels import borrowed
+from card_envs.batch.numba_borrow import borrowed
 from card_envs.games.dominion import cards as cd
 from card_envs.games.dominion import effects as fx
 

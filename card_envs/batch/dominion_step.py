@@ -12,7 +12,7 @@ from numba import njit
 
 from card_envs.batch import dominion_kernels as K
 from card_envs.batch.dominion_play import apply_one
-from card_envs.batch.split_the_hoard_kernels import borrowed
+from card_envs.batch.numba_borrow import borrowed
 
 BLOCK = 256  # games per block: their rows and observations fit in a core's cache
 

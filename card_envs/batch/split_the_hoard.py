@@ -59,7 +59,7 @@ Decisions:
 - Observations are summed in float64 in the reference's order per index, converted to float32
   and capped at 1, as its `np.bincount(...).astype(np.float32)` and `np.minimum` do.
 - Speed: the kernels take the state as one named tuple of arrays, which numba reference-counts
-  array by array at every call and inlined helper; `kernels.borrowed` drops that (at B=4096:
+  array by array at every call and inlined helper; `numba_borrow.borrowed` drops that (at B=4096:
   the mask 12x faster, apply 4x, the observation 2x). A step is then mostly memory: the
   observation alone is 21 MB at B=4096 (3 players), and each game's rows lie in some 50 arrays.
   Returns are a kernel too (the reference's Python scoring took 0.3 ms per finished game, about

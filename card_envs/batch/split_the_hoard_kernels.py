@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
+from card_envs.batch.numba_borrow import borrowed
 from card_envs.games.split_the_hoard.effects import (
     BUY_SLOT, COMMIT_CARD, COMMIT_COINS, DEAL, EXTRA_COIN, FLIP, GIVE, OVER, PICK, PRIMITIVES, PRIORITY, REACT,
     RECOVER, SCRY, TAKE, TARGET, TURN)
@@ -112,24 +111,6 @@ def tables(game) -> Tables:
         cprim=np.array([PRIM_CODES.index(c.effect[0]) for c in classes], np.int8),
         carg0=np.array([a[0] for a in cargs], np.int16), carg1=np.array([a[1] for a in cargs], np.int16),
         unit=1.0 / cs.max_copies)
-
-
-@intrinsic
-def borrowed(typingctx, tup):
-    """The named tuple `tup` with each array's reference count pointer cleared: numba then drops
-    the atomic reference counting of every copy of the tuple (each call and each inlined helper
-    copies all its arrays). Safe while the caller keeps the arrays alive: the engine holds them
-    for the whole kernel call, and no kernel keeps or returns them."""
-    def codegen(context, builder, sig, args):
-        value = args[0]
-        for i, ty in enumerate(sig.args[0].types):
-            if isinstance(ty, types.Array):
-                ary = context.make_array(ty)(context, builder, value=builder.extract_value(value, i))
-                ary.meminfo = cgutils.get_null_value(ary.meminfo.type)
-                ary.parent = cgutils.get_null_value(ary.parent.type)
-                value = builder.insert_value(value, ary._getvalue(), i)
-        return value
-    return tup(tup), codegen
 
 
 # ----- queries (rules.SplitTheHoardState's, for one game b) -------------------------------------

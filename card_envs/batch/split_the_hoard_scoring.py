@@ -16,7 +16,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from card_envs.batch.split_the_hoard_kernels import borrowed
+from card_envs.batch.numba_borrow import borrowed
 from card_envs.games.split_the_hoard.cards import STARTING_CRITERIA
 
 HIDDEN_KINDS = ("k_of", "all_of", "distinct_names", "max_rank", "coins_vs_treasures", "coins_at_most", "icons")
