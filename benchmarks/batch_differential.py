@@ -45,17 +45,22 @@ def main() -> None:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--auto-forced", action="store_true")
     parser.add_argument("--env", nargs="+", default=[], metavar="ENV_ID", help="only these envs' configurations")
-    parser.add_argument("--config", type=json.loads, default=None, help="only this configuration (JSON, as listed)")
+    parser.add_argument("--config", type=json.loads, default=None,
+                        help="only this configuration of the one --env (JSON keyword arguments of the env)")
     parser.add_argument("--seed", type=int, default=11, help="seeds the reference deals and the actions")
     args = parser.parse_args()
     unknown = set(args.env) - {env_id for env_id, _ in CONFIGS}
     if unknown:
         parser.error(f"--env {', '.join(sorted(unknown))}: no configuration here; there are "
                      f"{', '.join(dict.fromkeys(env_id for env_id, _ in CONFIGS))}")
+    if args.config is not None and len(args.env) != 1:
+        parser.error("--config needs one --env: the game it configures")
+    # --config: that configuration of the one --env, listed here or not
+    configs = [(args.env[0], args.config)] if args.config is not None else CONFIGS
     backends = ["torch", "numba"] if args.device == "cpu" and has_numba() else ["torch"]
     for backend in backends:
-        for env_id, config in CONFIGS:
-            if args.env and env_id not in args.env or args.config not in (None, config):
+        for env_id, config in configs:
+            if args.env and env_id not in args.env:
                 continue
             if env_id in NUMBA_ONLY and backend != "numba":
                 continue
