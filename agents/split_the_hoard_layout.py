@@ -61,7 +61,8 @@ U_UNC, U_NOW = range(2)
 # `_after_coins`', the draw 2's, an ability's position after its discard, its candidates, and
 # `_best_action`'s
 L_TOP, L_AFTER, L_DRAW, L_BASE, L_INNER, L_BEST = range(6)
-CACHE = 1 << 18  # rows of a policy's cache of criterion values by ranked holdings (direct-mapped, 16 MB)
+# rows of a policy's cache of criterion values by ranked holdings (direct-mapped; 16 MB in the default game)
+CACHE = 1 << 18
 GOLDEN = -0x61C8864680B583EB  # 2 ** 64 / golden ratio, as an int64
 COUNTS_PER_WORD = 16  # ranked counts packed into one int64 of a cache key, 4 bits each
 
