@@ -455,12 +455,12 @@ def test_the_shipped_illimat_checkpoint_loads_and_still_plays_well():
 def test_the_shipped_split_the_hoard_checkpoint_loads_and_still_plays_well():
     """agents/checkpoints/split_the_hoard_v0.pt, the README command's final checkpoint (cloned
     from the scripted agent, then PPO in self-play and against the pool), in one seat against two
-    copies of a baseline: it finished first in 0.795 of 3,000 games against random and 0.470
+    copies of a baseline: it finished first in 0.790 of 3,000 games against random and 0.521
     against the scripted agent (parity 1/3); the bounds are about three standard errors of 150
     games lower."""
     game = card_envs.make_game("split_the_hoard_v0")
     policy = make_policy(str(ROOT / "agents" / "checkpoints" / "split_the_hoard_v0.pt"), game)
-    for baseline, bound in (("random", 0.68), ("heuristic", 0.34)):
+    for baseline, bound in (("random", 0.68), ("heuristic", 0.40)):
         other = make_policy(baseline, game)
         rewards = rotated_match(game, [policy, other, other], 50, seed=31)[:, 0]
         assert win_draw_loss(rewards)[0] / len(rewards) >= bound, baseline
