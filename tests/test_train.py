@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 import signal
@@ -16,7 +17,7 @@ import torch
 
 from agents import make_policy
 from agents.match import rotated_match, win_draw_loss
-from agents.neural import ActorCritic, NeuralPolicy, load_checkpoint, save_checkpoint
+from agents.neural import ActorCritic, NeuralPolicy, active_columns, load_checkpoint, save_checkpoint
 from agents.policy import RandomPolicy
 import card_envs
 from card_envs.vector import VectorGames
@@ -117,6 +118,32 @@ def test_neural_policy_only_picks_legal_actions(greedy):
     assert masks[np.arange(500), actions].all()
     with pytest.raises(ValueError, match="no legal action"):
         policy.act_batch(np.zeros((1, 20), np.float32), np.zeros((1, 50), np.int8), rng)
+
+
+def test_the_first_layer_on_the_active_columns_alone_gives_the_same_heads_and_gradients():
+    """`active_columns`: the learner's heads on the observation's non-zero columns alone are the
+    full observation's, and so are the gradients (those of always-zero columns exactly 0), up to
+    float rounding; where every column is active there is nothing to skip."""
+    torch.manual_seed(0)
+    used = torch.rand(40) < 0.3
+    observations = torch.rand(32, 40) * used
+    observations[:, used.nonzero()[0]] = torch.eye(32)[:, 0:1]  # active in one row only
+    columns = active_columns(observations)
+    assert torch.equal(columns, used.nonzero().squeeze(1))
+    net = ActorCritic(40, 9, (16, 8))
+    results = []
+    for inputs, given in ((observations, None), (observations[:, columns], columns)):
+        twin = copy.deepcopy(net)
+        logits, values = twin.heads(inputs, None, given)
+        (logits.square().sum() + values.sum()).backward()
+        results.append([logits, values] + [p.grad for p in twin.parameters()])
+    for full, sliced in zip(*results):
+        torch.testing.assert_close(sliced, full)
+    inactive = torch.ones(40, dtype=torch.bool)
+    inactive[columns] = False
+    assert not results[1][2][:, inactive].any()  # the first layer's weights on always-zero columns
+    assert active_columns(torch.rand(4, 40) + 1) is None
+    assert ActorCritic(40, 9, (16,)).takes_columns and not ActorCritic(40, 9, ()).takes_columns
 
 
 # ----- the privileged critic (--critic state) -------------------------------------------------

@@ -16,13 +16,15 @@ from train.policy_terms import policy_terms
 def minibatch_loss(network: ActorCritic, observations: torch.Tensor, critic_inputs: torch.Tensor | None,
                    offsets: torch.Tensor, chosen: torch.Tensor, old_log_probs: torch.Tensor,
                    advantages: torch.Tensor, targets: torch.Tensor, teacher_coef: torch.Tensor, clip_coef: float,
-                   ent_coef: float, vf_coef: float, compute_dtype: str) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+                   ent_coef: float, vf_coef: float, compute_dtype: str,
+                   columns: torch.Tensor | None = None) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """The loss to minimise and its terms (detached): the clipped policy term on advantages
     normalised within the minibatch, the value term, the entropy bonus and, where ``chosen`` has
     a second column (the teacher's choices), the kickstarting cross-entropy weighted by
-    ``teacher_coef`` (a tensor, so that its decay never recompiles the compiled version)."""
+    ``teacher_coef`` (a tensor, so that its decay never recompiles the compiled version).
+    ``columns``: the observation's active columns, which ``observations`` hold alone (`ActorCritic.heads`)."""
     with autocast(compute_dtype):
-        logits, values = network.heads(observations, critic_inputs)
+        logits, values = network.heads(observations, critic_inputs, columns)
     values = values.float()  # the losses in float32
     # The chosen actions' log-probabilities (and the teacher's) and the entropy, masked, in
     # float32, in one fused step (torch.distributions adds overhead here).

@@ -76,7 +76,7 @@ from tqdm import tqdm
 
 import card_envs
 from agents import make_policy, named_bots_text, opponent_names, policy_names
-from agents.neural import load_checkpoint, network_from_checkpoint, save_checkpoint
+from agents.neural import active_columns, load_checkpoint, network_from_checkpoint, save_checkpoint
 from evaluate.report import check_writable
 from evaluate.runner import available_cores
 from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_actor, make_network,
@@ -458,6 +458,11 @@ class Trainer:
         # (autocast would cast them to it anyway).
         dtype = torch_dtype(args.compute_dtype)
         observations = torch.from_numpy(rollout.observations[keep]).to(dtype)
+        # The first layer multiplies the active columns alone (`active_columns`), in float32 only:
+        # there its products differ from the actor's by float rounding, in bfloat16 by more.
+        columns = active_columns(observations) if self.network.takes_columns and dtype == torch.float32 else None
+        if columns is not None:
+            observations = observations.index_select(1, columns)
         offsets = mask_offsets(torch.from_numpy(rollout.masks[keep]))  # the masks, once for all minibatches
         critic_inputs = torch.from_numpy(rollout.critic_inputs[keep]).to(dtype) if self.network.critic else None
         actions = torch.from_numpy(rollout.actions[keep])
@@ -483,7 +488,7 @@ class Trainer:
                     None if critic_inputs is None else critic_inputs.index_select(0, idx),
                     offsets.index_select(0, idx), chosen.index_select(0, idx), old_log_probs[idx],
                     advantages[idx], targets[idx], teacher_coef, args.clip_coef, args.ent_coef, args.vf_coef,
-                    args.compute_dtype)
+                    args.compute_dtype, columns)
                 clip_fractions.append(terms["clipfrac"].item())
                 if not torch.isfinite(loss):  # before the step: the weights are still the last good ones
                     raise FloatingPointError(f"non-finite loss (policy {terms['policy_loss'].item():.3g}, "
