@@ -41,7 +41,8 @@ def test_a_diverging_run_stops_naming_the_step_and_the_last_good_checkpoint(tmp_
     learn = Trainer.learn
 
     def poisoned(self, rollout):
-        nan_weight = lambda: self.network.trunk[0].weight.data.__setitem__((0, 0), float("nan"))  # noqa: E731
+        # a bias: every forward pass reads it (the first layer skips the weights of all-zero inputs)
+        nan_weight = lambda: self.network.trunk[0].bias.data.__setitem__(0, float("nan"))  # noqa: E731
         if self.step == 512 and poison == "loss":  # the next forward pass gives a NaN loss
             nan_weight()
         losses = learn(self, rollout)
