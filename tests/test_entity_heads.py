@@ -66,6 +66,7 @@ def test_entity_scores_add_to_the_card_logits_and_leave_the_other_actions_alone(
     plain = ActorCritic(ILLIMAT.observation_size, ILLIMAT.num_actions, (32,))
     net = ActorCritic(ILLIMAT.observation_size, ILLIMAT.num_actions, (32,), None, entity_arrays(ILLIMAT))
     net.load_state_dict(plain.state_dict(), strict=False)  # same trunk and heads
+    assert plain.takes_columns and not net.takes_columns  # the scorers read the observation by position
     observations = torch.rand(5, ILLIMAT.observation_size)
     logits, values = net.heads(observations)
     base, base_values = plain.heads(observations)
