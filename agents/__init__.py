@@ -4,31 +4,31 @@
 
 | spec | policy |
 |---|---|
-| ``random`` | uniformly random legal action (`agents.policy.RandomPolicy`) |
-| ``greedy`` | best immediate score margin after the move (`agents.greedy.GreedyPolicy`) |
+| ``random`` | uniformly random legal action (`card_envs.agents.policy.RandomPolicy`) |
+| ``greedy`` | best immediate score margin after the move (`card_envs.agents.greedy.GreedyPolicy`) |
 | ``heuristic`` | the game's scripted agent (`SCRIPTED`) |
 | a name in ``NAMED[game]`` | one of the game's further named scripted bots (`named_bots`), below |
-| ``ismcts`` / ``ismcts:iterations=200,exploration=0.7,rollout_depth=20`` | information-set MCTS (`agents.ismcts.ISMCTS`) |
-| a path ending in ``.pt`` | a trained checkpoint (`agents.neural.NeuralPolicy`), checked against the game; it observes with the observation options it was trained on (`agents.neural.OwnObservationPolicy` where the game's differ) |
+| ``ismcts`` / ``ismcts:iterations=200,exploration=0.7,rollout_depth=20`` | information-set MCTS (`card_envs.agents.ismcts.ISMCTS`) |
+| a path ending in ``.pt`` | a trained checkpoint (`card_envs.agents.neural.NeuralPolicy`), checked against the game; it observes with the observation options it was trained on (`card_envs.agents.neural.OwnObservationPolicy` where the game's differ) |
 
 A game's named scripted bots (`NAMED`; batched, from observations, like ``heuristic``):
 
 | game | spec | policy |
 |---|---|---|
-| dominion | ``bmu`` | Big Money Ultimate (`agents.dominion.BigMoneyUltimate`) |
-| dominion | ``smithy_bm`` | Smithy-BM (`agents.dominion.SmithyBM`) |
-| dominion | ``big_smithy`` | BigSmithy (`agents.dominion.BigSmithy`) |
-| dominion | ``witch_bm`` | Witch-BM (`agents.dominion.WitchBM`) |
-| dominion | ``catapult_bm`` | Catapult/Rocks-BM, the split-pile probe (`agents.dominion.CatapultRocksBM`) |
-| dominion | ``townsfolk_bm`` | Townsfolk/Forts-BM, the tier-3 split-pile probe (`agents.dominion.TownsfolkFortsBM`) |
-| illimat | ``lookahead`` | the scripted agent, wary of the next player's best harvest (`agents.illimat.IllimatLookahead`) |
+| dominion | ``bmu`` | Big Money Ultimate (`card_envs.agents.dominion.bots.BigMoneyUltimate`) |
+| dominion | ``smithy_bm`` | Smithy-BM (`card_envs.agents.dominion.bots.SmithyBM`) |
+| dominion | ``big_smithy`` | BigSmithy (`card_envs.agents.dominion.bots.BigSmithy`) |
+| dominion | ``witch_bm`` | Witch-BM (`card_envs.agents.dominion.bots.WitchBM`) |
+| dominion | ``catapult_bm`` | Catapult/Rocks-BM, the split-pile probe (`card_envs.agents.dominion.bots.CatapultRocksBM`) |
+| dominion | ``townsfolk_bm`` | Townsfolk/Forts-BM, the tier-3 split-pile probe (`card_envs.agents.dominion.bots.TownsfolkFortsBM`) |
+| illimat | ``lookahead`` | the scripted agent, wary of the next player's best harvest (`card_envs.agents.illimat.heuristic.IllimatLookahead`) |
 
-They are accepted wherever a baseline name is (``python -m evaluate`` players, ``--gauntlet``
-opponents, ``python -m train --opponents``); a bot whose card is not in the game's Supply plays
+They are accepted wherever a baseline name is (``python -m card_envs.evaluate`` players, ``--gauntlet``
+opponents, ``python -m card_envs.train --opponents``); a bot whose card is not in the game's Supply plays
 Big Money with what is there.
 
 ``greedy`` and ``ismcts`` are search policies (``needs_state = True``): match runners give them
-the position through `agents.ismcts.SearchPolicy.act_state`, which lets them see determinizations
+the position through `card_envs.agents.ismcts.SearchPolicy.act_state`, which lets them see determinizations
 only.
 """
 
@@ -39,31 +39,31 @@ import math
 from pathlib import Path
 from typing import Any
 
-from agents.ismcts import SearchPolicy
-from agents.policy import Policy, RandomPolicy
+from card_envs.agents.ismcts import SearchPolicy
+from card_envs.agents.policy import Policy, RandomPolicy
 from card_envs.core.game import Game
 
 __all__ = ["NAMED", "Policy", "RandomPolicy", "SearchPolicy", "baseline_names", "make_policy", "named_bots",
            "named_bots_text", "opponent_names", "parse_spec", "policy_names"]
 
 # game name -> "module:Class" of its scripted agent, constructed with the Game.
-SCRIPTED = {"three_piles": "agents.three_piles:ThreePilesHeuristic", "piles": "agents.piles:PilesHeuristic",
-            "illimat": "agents.illimat:IllimatHeuristic", "dominion": "agents.dominion:DominionHeuristic",
-            "split_the_hoard": "agents.split_the_hoard:SplitTheHoardHeuristic"}
+SCRIPTED = {"three_piles": "card_envs.agents.three_piles.heuristic:ThreePilesHeuristic", "piles": "card_envs.agents.piles.heuristic:PilesHeuristic",
+            "illimat": "card_envs.agents.illimat.heuristic:IllimatHeuristic", "dominion": "card_envs.agents.dominion.bots:DominionHeuristic",
+            "split_the_hoard": "card_envs.agents.split_the_hoard.heuristic:SplitTheHoardHeuristic"}
 
 # game name -> {spec: "module:Class"}: a game's further named scripted bots, constructed with the
 # Game and acting from observations like the heuristic (see the module docstring's table).
 NAMED = {
-    "dominion": {"bmu": "agents.dominion:BigMoneyUltimate", "smithy_bm": "agents.dominion:SmithyBM",
-                 "big_smithy": "agents.dominion:BigSmithy", "witch_bm": "agents.dominion:WitchBM",
-                 "catapult_bm": "agents.dominion:CatapultRocksBM", "townsfolk_bm": "agents.dominion:TownsfolkFortsBM"},
-    "illimat": {"lookahead": "agents.illimat:IllimatLookahead"},
+    "dominion": {"bmu": "card_envs.agents.dominion.bots:BigMoneyUltimate", "smithy_bm": "card_envs.agents.dominion.bots:SmithyBM",
+                 "big_smithy": "card_envs.agents.dominion.bots:BigSmithy", "witch_bm": "card_envs.agents.dominion.bots:WitchBM",
+                 "catapult_bm": "card_envs.agents.dominion.bots:CatapultRocksBM", "townsfolk_bm": "card_envs.agents.dominion.bots:TownsfolkFortsBM"},
+    "illimat": {"lookahead": "card_envs.agents.illimat.heuristic:IllimatLookahead"},
 }
 
 # name -> (module:Class constructed with (game, **options), {option: type}) for the search baselines.
 SEARCH = {
-    "greedy": ("agents.greedy:GreedyPolicy", {}),
-    "ismcts": ("agents.ismcts:ISMCTS", {"iterations": int, "exploration": float, "rollout_depth": int}),
+    "greedy": ("card_envs.agents.greedy:GreedyPolicy", {}),
+    "ismcts": ("card_envs.agents.ismcts:ISMCTS", {"iterations": int, "exploration": float, "rollout_depth": int}),
 }
 
 
@@ -160,7 +160,7 @@ def make_policy(name: str, game: Game) -> Policy:
 def _checkpoint_policy(path: str, game: Game) -> Policy:
     """The checkpoint's policy under ``game``'s rules, observing with the observation options it was
     trained on (`Game.observation_options`); ValueError where its network does not fit them."""
-    from agents.neural import NeuralPolicy, OwnObservationPolicy  # torch is imported only for checkpoints
+    from card_envs.agents.neural import NeuralPolicy, OwnObservationPolicy  # torch is imported only for checkpoints
 
     if not Path(path).is_file():
         raise ValueError(f"no checkpoint file at {path!r}")

@@ -1,7 +1,7 @@
 """Greedy baseline for every game: the move that maximises the immediate score margin.
 
 Strategy (one-step lookahead on one determinization): draw one determinization of the position
-from the greedy seat's point of view (the `agents.ismcts.SearchPolicy` hook: it never sees the
+from the greedy seat's point of view (the `card_envs.agents.ismcts.SearchPolicy` hook: it never sees the
 real hidden cards), apply each legal action to a copy, and value the result by the seat's
 *score margin*: its team's current score (``state.scores()``, the game's own scoring rules as if
 the game ended now) minus the best current score of any other team. The action with the highest
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.ismcts import Sampler, SearchPolicy, team_margins
+from card_envs.agents.ismcts import Sampler, SearchPolicy, team_margins
 
 
 class GreedyPolicy(SearchPolicy):

@@ -1,8 +1,8 @@
-"""Play a game against agents in the terminal: ``python -m agents.play <env_id> --human``.
+"""Play a game against agents in the terminal: ``python -m card_envs.agents.play <env_id> --human``.
 
-    python -m agents.play three_piles_v0 --human                    # you are player_0, vs the heuristic
-    python -m agents.play illimat_v0 --human --seat 1 --opponent random
-    python -m agents.play dominion_v0 --human --resume dominion_v0_seat0.snapshot.json
+    python -m card_envs.agents.play three_piles_v0 --human                    # you are player_0, vs the heuristic
+    python -m card_envs.agents.play illimat_v0 --human --seat 1 --opponent random
+    python -m card_envs.agents.play dominion_v0 --human --resume dominion_v0_seat0.snapshot.json
 
 You see your own view only (``game.render(state, your_seat)``; Dominion's supply as a table of
 piles, costs and cards left). At each of your decisions the legal actions are listed as ``number:
@@ -27,7 +27,7 @@ from typing import Any, TextIO
 import numpy as np
 
 import card_envs
-from agents import make_policy
+from card_envs.agents import make_policy
 from card_envs.core.files import atomic_write
 from card_envs.replay_html import action_known
 
@@ -38,7 +38,7 @@ SAVE_FORMAT = 1
 
 def default_opponent(game) -> str:
     """The game's scripted heuristic where it has one, else random."""
-    from agents import SCRIPTED
+    from card_envs.agents import SCRIPTED
 
     return "heuristic" if game.name in SCRIPTED else "random"
 
@@ -203,7 +203,7 @@ class HumanGame:
         text = json.dumps(data)
         atomic_write(self.save_path, lambda tmp: Path(tmp).write_text(text))
         self.say(f"Saved the game to {self.save_path}. Resume it with:")
-        self.say(f"  python -m agents.play {self.env_id} --human --resume {shlex.quote(str(self.save_path))}")
+        self.say(f"  python -m card_envs.agents.play {self.env_id} --human --resume {shlex.quote(str(self.save_path))}")
         return 0
 
     def finish(self, rewards: dict[str, float], scores: list[int] | None) -> None:

@@ -3,7 +3,7 @@
 ## The hook: how a search policy gets a position without seeing hidden cards
 
 A `Policy` decides from ``(observation, action_mask)``; a search needs game states to simulate.
-`SearchPolicy` declares ``needs_state = True``, which tells a match runner (`agents.match`'s
+`SearchPolicy` declares ``needs_state = True``, which tells a match runner (`card_envs.agents.match`'s
 ``play_game`` and ``rotated_match``) to call
 
     policy.act_state(state, seat, rng)
@@ -56,7 +56,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from agents.policy import StatePolicy
+from card_envs.agents.policy import StatePolicy
 from card_envs.core.game import State
 
 Sampler = Callable[[np.random.Generator], State]

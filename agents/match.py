@@ -8,7 +8,7 @@ import numpy as np
 from tqdm import tqdm
 
 import card_envs
-from agents.policy import Policy
+from card_envs.agents.policy import Policy
 
 
 def play_game(env, policies: Sequence[Policy], seed: int,
@@ -27,7 +27,7 @@ def play_game(env, policies: Sequence[Policy], seed: int,
             env.step(None)
             continue
         policy = policies[seat_of[agent]]
-        if getattr(policy, "needs_state", False):  # a search policy: see agents.ismcts.SearchPolicy
+        if getattr(policy, "needs_state", False):  # a search policy: see card_envs.agents.ismcts.SearchPolicy
             raw = env.unwrapped
             state = raw.game.state_from_json(raw.snapshot()["state"])
             action = policy.act_state(state, seat_of[agent], rng)
@@ -65,9 +65,9 @@ def rotated_match(game, policies: Sequence[Policy], num_deals: int, seed: int = 
     ``act_batch`` call. Row ``d * n + r`` is deal ``d`` played with policy k in seat
     ``(k + r) % n``. Deal d is dealt from ``seed + d``: the same seeds give the same results.
 
-    Search policies (``needs_state = True``, `agents.ismcts.SearchPolicy`) act one game at a time
+    Search policies (``needs_state = True``, `card_envs.agents.ismcts.SearchPolicy`) act one game at a time
     through ``act_state(state, seat, rng)``, which shows them determinizations only.
-    A checkpoint that observes with its own options (`agents.neural.OwnObservationPolicy`) acts for
+    A checkpoint that observes with its own options (`card_envs.agents.neural.OwnObservationPolicy`) acts for
     all its seats through ``act_states(states, seats, rng)``.
 
     Options: ``rotations`` plays only these seat shifts (row ``d * len(rotations) + i`` is deal d

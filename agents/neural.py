@@ -41,7 +41,7 @@ from torch import nn
 from torch.nn import functional as F
 
 import card_envs
-from agents.policy import Policy, StatePolicy
+from card_envs.agents.policy import Policy, StatePolicy
 from card_envs.core.files import atomic_write
 from card_envs.core.snapshot import show
 
@@ -113,7 +113,7 @@ class ActorCritic(nn.Module):
 
     By default the two heads share one trunk over the observation. With ``critic_size`` the value
     comes from a separate MLP over a ``critic_size`` input instead (the trainer's privileged critic:
-    the full game state and the seat, `train.acting.critic_inputs`); the policy never sees it, so
+    the full game state and the seat, `card_envs.train.acting.critic_inputs`); the policy never sees it, so
     a `NeuralPolicy` acts on the observation alone. With ``entities`` (`entity_arrays`), each run of
     entity actions (a card game's card actions) gets an `EntityScorer`'s scores added to its logits.
 

@@ -1,11 +1,11 @@
-"""Play and print a seeded game between agents, or play one yourself: ``python -m agents.play [env_id] [options]``.
+"""Play and print a seeded game between agents, or play one yourself: ``python -m card_envs.agents.play [env_id] [options]``.
 
-    python -m agents.play three_piles_v0 --players heuristic random --seed 7
-    python -m agents.play three_piles_v0 --players heuristic random --games 200   # win rates only
-    python -m agents.play illimat_v0 --human --seat 1 --opponent random            # you play seat 1
-    python -m agents.play --human --resume illimat_v0_seat1.snapshot.json          # after 'quit'
+    python -m card_envs.agents.play three_piles_v0 --players heuristic random --seed 7
+    python -m card_envs.agents.play three_piles_v0 --players heuristic random --games 200   # win rates only
+    python -m card_envs.agents.play illimat_v0 --human --seat 1 --opponent random            # you play seat 1
+    python -m card_envs.agents.play --human --resume illimat_v0_seat1.snapshot.json          # after 'quit'
 
-``--human``: you play one seat in the terminal against ``--opponent`` (see `agents.human`).
+``--human``: you play one seat in the terminal against ``--opponent`` (see `card_envs.agents.human`).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ import sys
 from pathlib import Path
 
 import card_envs
-from agents import make_policy
-from agents.match import play_game, seat_rotated_results
+from card_envs.agents import make_policy
+from card_envs.agents.match import play_game, seat_rotated_results
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.splitlines()[0],
+    parser = argparse.ArgumentParser(prog="python -m card_envs.agents.play", description=__doc__.splitlines()[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("env_id", nargs="?", default=None, choices=card_envs.list_envs(),
                         help="the game (default three_piles_v0, or the --resume file's)")
@@ -36,7 +36,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     human.add_argument("--human", action="store_true", help="play one seat yourself in the terminal")
     human.add_argument("--seat", type=int, default=None, help="your seat (default 0, or the --resume file's)")
     human.add_argument("--opponent", default=None, metavar="SPEC",
-                       help="the policy of every other seat (agents.make_policy: random, heuristic, greedy, "
+                       help="the policy of every other seat (card_envs.agents.make_policy: random, heuristic, greedy, "
                             "ismcts, a game's named bot, a .pt checkpoint); default: heuristic where the game "
                             "has one, else random, or the --resume file's")
     human.add_argument("--config", default=None, metavar="JSON",
@@ -63,8 +63,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def human_main(args: argparse.Namespace) -> int:
-    """``--human``: one game with you at ``--seat`` (see `agents.human`)."""
-    from agents.human import HumanGame, default_opponent, load_save
+    """``--human``: one game with you at ``--seat`` (see `card_envs.agents.human`)."""
+    from card_envs.agents.human import HumanGame, default_opponent, load_save
 
     parser = args.parser
     saved: dict = {}

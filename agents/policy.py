@@ -23,7 +23,7 @@ class Policy(abc.ABC):
 
 class StatePolicy(Policy):
     """Base of policies that act on the game state (``needs_state = True``): match runners
-    (`agents.match`, the gym view, human play) call `act_state` for them. `act` says so, since an
+    (`card_envs.agents.match`, the gym view, human play) call `act_state` for them. `act` says so, since an
     observation alone is not enough; ``needs`` completes that message."""
 
     needs_state = True
@@ -35,8 +35,8 @@ class StatePolicy(Policy):
 
     def act(self, observation, action_mask, rng) -> int:
         raise TypeError(
-            f"{self.name} needs {self.needs}: play it through agents.match.rotated_match / play_game, "
-            "python -m evaluate or the gym view, which call act_state(state, seat, rng) for policies "
+            f"{self.name} needs {self.needs}: play it through card_envs.agents.match.rotated_match / play_game, "
+            "python -m card_envs.evaluate or the gym view, which call act_state(state, seat, rng) for policies "
             "with needs_state=True")
 
     def act_batch(self, observations, action_masks, rng) -> np.ndarray:

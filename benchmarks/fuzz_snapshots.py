@@ -1,4 +1,4 @@
-"""The snapshot fuzz of `tests/test_snapshot_fuzz.py`, longer: every registered game and test
+"""The snapshot fuzz of `tests/envs/test_snapshot_fuzz.py`, longer: every registered game and test
 configuration, COUNT mutated snapshots each.
 
     python benchmarks/fuzz_snapshots.py --count 20000 [--seed 0] [ENV_ID ...]

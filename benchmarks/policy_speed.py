@@ -25,8 +25,8 @@ import time
 import numpy as np
 
 import card_envs
-from agents import make_policy, opponent_names
-from agents.policy import Policy
+from card_envs.agents import make_policy, opponent_names
+from card_envs.agents.policy import Policy
 from card_envs.vector import VectorGames
 
 clock = time.process_time

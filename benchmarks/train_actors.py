@@ -4,7 +4,7 @@
     python benchmarks/train_actors.py dominion_v0 --actors 1 2 --steps 300000 --rounds 1
     python benchmarks/train_actors.py split_the_hoard_v0 --set pretrain_games=0
 
-Runs `python -m train`'s Trainer for ``--steps`` decisions with each ``--actors`` value, every other
+Runs `python -m card_envs.train`'s Trainer for ``--steps`` decisions with each ``--actors`` value, every other
 argument the same (the game's defaults from train/configs.py, without periodic evaluations,
 checkpoints or cloning unless ``--set`` asks), in interleaved rounds, and prints the trainer's SPS
 and its steady rate after the first updates, with the load average (the best round of each is

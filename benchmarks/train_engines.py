@@ -4,7 +4,7 @@
     python benchmarks/train_engines.py piles_v0 --steps 1000000 --rounds 1
     python benchmarks/train_engines.py --set num_games=512   # any Args field, for both engines
 
-Runs `python -m train`'s Trainer for ``--steps`` decisions with ``--engine reference`` and with
+Runs `python -m card_envs.train`'s Trainer for ``--steps`` decisions with ``--engine reference`` and with
 ``--engine batch``, every other argument the same (the game's defaults from train/configs.py,
 without periodic evaluations, checkpoints or cloning), in interleaved rounds, and prints SPS side
 by side: the trainer's own figure (``charts/SPS``: all seats' decisions over the training loop's
@@ -22,8 +22,8 @@ import tempfile
 import time
 
 import card_envs
-from train.configs import DEFAULTS, without_cloning
-from train.ppo import Args, start
+from card_envs.train.configs import DEFAULTS, without_cloning
+from card_envs.train.ppo import Args, start
 
 
 class SpsLog:

@@ -23,11 +23,11 @@ import numpy as np
 import torch
 
 import card_envs
-from agents import make_policy
-from agents.match import rotated_match, wilson_interval, win_draw_loss
-from agents.neural import NeuralPolicy
-from agents.policy import Policy
-from train.ppo import parse_args, start
+from card_envs.agents import make_policy
+from card_envs.agents.match import rotated_match, wilson_interval, win_draw_loss
+from card_envs.agents.neural import NeuralPolicy
+from card_envs.agents.policy import Policy
+from card_envs.train.ppo import parse_args, start
 
 ENV_ID = "three_piles_v0"
 

@@ -1,7 +1,7 @@
 """A single-agent gymnasium view of any game: one learning seat, the others played by policies.
 
     import gymnasium, card_envs
-    from agents import make_policy
+    from card_envs.agents import make_policy
     game = card_envs.make_game("three_piles_v0")
     env = gymnasium.make("card_envs/ThreePiles-v0", opponents=make_policy("heuristic", game))
     obs, info = env.reset(seed=0)
@@ -32,13 +32,13 @@ from card_envs.core.registry import make_game
 
 
 class SeatPolicy(Protocol):
-    """What an opponent must provide: `agents.policy.Policy` does."""
+    """What an opponent must provide: `card_envs.agents.policy.Policy` does."""
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int: ...
 
 
 class _UniformRandom:
-    """The default opponent (the `agents` layer sits above this one, so it is not imported here)."""
+    """The default opponent (the `card_envs.agents` layer sits above this one, so it is not imported here)."""
 
     def act(self, observation, action_mask, rng) -> int:
         legal = np.flatnonzero(action_mask)
@@ -102,7 +102,7 @@ class SingleAgentEnv(gymnasium.Env):
         if isinstance(opponents, str):
             if opponents != "random":
                 raise ValueError(f"opponents={opponents!r}: the only name accepted here is 'random'; "
-                                 "pass policies for others, e.g. agents.make_policy('heuristic', game)")
+                                 "pass policies for others, e.g. card_envs.agents.make_policy('heuristic', game)")
             return [_UniformRandom() for _ in range(count)]
         policies = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * count
         if len(policies) != count or not all(callable(getattr(p, "act", None)) for p in policies):

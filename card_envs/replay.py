@@ -1,6 +1,6 @@
 """Game replays: a recorded game as JSON, loaded back and stepped through.
 
-``python -m evaluate ... --record DIR`` writes one file per game. A replay (format 1) is a JSON
+``python -m card_envs.evaluate ... --record DIR`` writes one file per game. A replay (format 1) is a JSON
 object:
 
 | key | meaning |
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Write a replay as one self-contained HTML page (no server, no network): the board as cards, "
                     "the action at each step, and a seat selector showing only what that seat saw. Open it "
                     "in any browser; game.html#seat=1&step=40 opens player_1's view at position 40.")
-    view.add_argument("replay", help="a replay JSON file (python -m evaluate ... --record DIR writes them)")
+    view.add_argument("replay", help="a replay JSON file (python -m card_envs.evaluate ... --record DIR writes them)")
     view.add_argument("-o", "--out", help="the page to write (default: the replay's path with .html)")
     view.add_argument("--reveal-all", action="store_true",
                       help="add an 'everything' view with every hidden card (hands, deck order): for post-mortems")

@@ -1,25 +1,25 @@
-"""Evaluate agents: ``python -m evaluate <env_id> <player> <player> ... [options]``.
+"""Evaluate agents: ``python -m card_envs.evaluate <env_id> <player> <player> ... [options]``.
 
 A player is ``random``, ``greedy``, ``heuristic``, a game's named scripted bot (``agents.NAMED``,
 e.g. Dominion's ``bmu``, ``smithy_bm``, ``witch_bm``), ``ismcts`` / ``ismcts:iterations=200``
 (options: iterations, exploration, rollout_depth), a checkpoint file (``.pt``), or a checkpoint
 folder (``runs/<run>/checkpoints``: every ``step_*.pt`` in it, for a rating curve over training steps).
 
-    python -m evaluate three_piles_v0 heuristic random                      # head-to-head
-    python -m evaluate piles_v0 random greedy heuristic ismcts --deals 200  # round-robin
-    python -m evaluate three_piles_v0 --gauntlet runs/mine/checkpoints/latest.pt   # vs every baseline
-    python -m evaluate three_piles_v0 runs/mine/checkpoints heuristic greedy       # rating vs step
-    python -m evaluate three_piles_v0 --exploit runs/mine/checkpoints/latest.pt --minutes 10
-    python -m evaluate three_piles_v0 --exploit runs/mine/checkpoints/latest.pt --exploit-steps 30000000
+    python -m card_envs.evaluate three_piles_v0 heuristic random                      # head-to-head
+    python -m card_envs.evaluate piles_v0 random greedy heuristic ismcts --deals 200  # round-robin
+    python -m card_envs.evaluate three_piles_v0 --gauntlet runs/mine/checkpoints/latest.pt   # vs every baseline
+    python -m card_envs.evaluate three_piles_v0 runs/mine/checkpoints heuristic greedy       # rating vs step
+    python -m card_envs.evaluate three_piles_v0 --exploit runs/mine/checkpoints/latest.pt --minutes 10
+    python -m card_envs.evaluate three_piles_v0 --exploit runs/mine/checkpoints/latest.pt --exploit-steps 30000000
 
 Two players: head-to-head; more: round-robin (every pair; two checkpoints of the same folder are
 not paired); ``--gauntlet P``: P (a file or a folder) against each listed player, or every
 baseline when none is listed; ``--exploit P``: train ``--attempts`` fresh agents against P alone
 (P plays every other team's seats, frozen), sharing ``--minutes`` (or ``--exploit-steps``), then
 play each against P, random and the scripted agent: the strongest exploiter's win rate, among
-those that beat random, measures how exploitable P is (`evaluate.exploit`); P may also be a
+those that beat random, measures how exploitable P is (`card_envs.evaluate.exploit`); P may also be a
 scripted agent (``--exploit heuristic``), the same measure for comparison. Each deal is played
-in every distinct seating on the same seeds (see `evaluate.runner`). Writes results.json,
+in every distinct seating on the same seeds (see `card_envs.evaluate.runner`). Writes results.json,
 results.md and PNG plots to ``--out``.
 """
 
@@ -37,13 +37,13 @@ from itertools import combinations
 from pathlib import Path
 
 import card_envs
-from agents import baseline_names, named_bots_text, opponent_names, policy_names
+from card_envs.agents import baseline_names, named_bots_text, opponent_names, policy_names
 from card_envs.core.extras import require
-from evaluate.exploit import (ATTEMPTS, CHECK_DEALS, check_opponents, start_of, summarise, train_exploiters,
+from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, check_opponents, start_of, summarise, train_exploiters,
                               warnings)
-from evaluate.players import Player, expand_all
-from evaluate.report import build_report, check_writable, markdown, write_all
-from evaluate.runner import SEATINGS, available_cores, distinct_rotations, play_pairings, seating_pattern
+from card_envs.evaluate.players import Player, expand_all
+from card_envs.evaluate.report import build_report, check_writable, markdown, write_all
+from card_envs.evaluate.runner import SEATINGS, available_cores, distinct_rotations, play_pairings, seating_pattern
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -52,7 +52,7 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescription
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m evaluate", description=__doc__.replace("``", ""), formatter_class=_Formatter,
+        prog="python -m card_envs.evaluate", description=__doc__.replace("``", ""), formatter_class=_Formatter,
         usage="%(prog)s env_id [player ...] [--gauntlet CHECKPOINT] [--option VALUE ...]  (--help lists them)",
         epilog="Players: random, greedy, heuristic, ismcts[:iterations=N,exploration=C,rollout_depth=D], "
                f"a game's named scripted bots ({named_bots_text()}), a checkpoint .pt file, or a checkpoint "
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         players += checks
         summary = summarise(target, exploiters, trained, results, policy_names(game))
     wall = time.perf_counter() - start
-    command = "python -m evaluate " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
+    command = "python -m card_envs.evaluate " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     meta = {"env_id": args.env_id, "config": game.config, "mode": mode, "deals": args.deals, "seed": args.seed,
             "seating_pattern": "".join("AB"[k] for k in pattern), "seatings_per_deal": seatings,
             "chunk_deals": args.chunk_deals, "workers": args.workers, "wall_s": wall, "command": command,

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from agents import make_policy
+from card_envs.agents import make_policy
 from card_envs.core.game import Game
 
 STEP_FILE = re.compile(r"^step_(\d+)\.pt$")
@@ -14,7 +14,7 @@ STEP_FILE = re.compile(r"^step_(\d+)\.pt$")
 
 @dataclass(frozen=True)
 class Player:
-    """One rated entity. ``spec`` is what `agents.make_policy` builds (a name or a .pt path)."""
+    """One rated entity. ``spec`` is what `card_envs.agents.make_policy` builds (a name or a .pt path)."""
 
     label: str  # shown in tables: "heuristic", "ismcts:iterations=200", "mine@120000"
     spec: str
@@ -63,7 +63,7 @@ def expand_all(specs: list[str], game: Game) -> list[Player]:
 
 def _with_options(player: Player, policy, game: Game) -> Player:
     """The player, noting the observation options its checkpoint reads with where they differ from
-    the match's (`agents.neural.OwnObservationPolicy`): the report names them."""
+    the match's (`card_envs.agents.neural.OwnObservationPolicy`): the report names them."""
     own = getattr(policy, "game", game)
     options = {k: own.config[k] for k in game.observation_options if own.config.get(k) != game.config.get(k)}
     return replace(player, observes=options) if options else player

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.match import wilson_interval
+from card_envs.agents.match import wilson_interval
 from card_envs.core.files import atomic_write
-from evaluate.players import Player
-from evaluate.ratings import bradley_terry, openskill_ratings
-from evaluate.runner import PairResult
+from card_envs.evaluate.players import Player
+from card_envs.evaluate.ratings import bradley_terry, openskill_ratings
+from card_envs.evaluate.runner import PairResult
 
 ELO_PRIOR = 1.0  # virtual drawn games per pairing in the Elo fit: keeps 100% win rates finite
 
@@ -310,7 +310,7 @@ def write_all(report: dict[str, Any], out: Path, make_plots: bool = True) -> lis
 
 def _exploit_section(meta: dict[str, Any]) -> list[str]:
     """--exploit: the result, the spread across attempts beside the game-sampling interval, and
-    every attempt with its sanity checks (`evaluate.exploit`)."""
+    every attempt with its sanity checks (`card_envs.evaluate.exploit`)."""
     summary = meta.get("exploit")
     if summary is None:
         return []

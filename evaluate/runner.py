@@ -12,7 +12,7 @@ seeds (``seed + d``) for every pairing:
   where it also plays against itself);
 - the seating is rotated by every seat shift that gives a *distinct* seating (``[A, B]``: 2,
   ``[A, B, A, B]``: 2, since shifts 2 and 3 repeat 0 and 1; ``[A, B, B]``: 3), which
-  `agents.match.rotated_match` plays with the same deal for each shift;
+  `card_envs.agents.match.rotated_match` plays with the same deal for each shift;
 - a player's reward in a game is the mean of its seats' rewards, i.e. its team's reward; in
   n-player games these are the games' rank returns ``(players beaten - players beating you) /
   (n - 1)`` per seat; A wins a game when its reward exceeds B's, draws when they are equal.
@@ -40,10 +40,10 @@ import numpy as np
 from tqdm import tqdm
 
 import card_envs
-from agents import make_policy
-from agents.match import rotated_match
+from card_envs.agents import make_policy
+from card_envs.agents.match import rotated_match
 from card_envs.core.game import Game
-from evaluate.players import Player
+from card_envs.evaluate.players import Player
 
 
 SEATINGS = ("field", "alternate")
@@ -184,7 +184,7 @@ def _init_worker(*args) -> None:
 
 
 def start_pool_worker() -> None:
-    """What a pool's worker process does first (here and in `train.pretrain`): ignore a
+    """What a pool's worker process does first (here and in `card_envs.train.pretrain`): ignore a
     terminal's Ctrl-C (the parent stops the pool), end with its parent, and give tqdm a thread
     lock: its default is a multiprocessing one, which a worker ended by `Pool.terminate` leaves
     for the resource tracker to warn about ("leaked semaphore objects") when the parent exits."""

@@ -1,8 +1,8 @@
 """Ray RLlib: multi-agent PPO with RLlib's action-masking module, self-play plus the scripted agent
-as a fixed policy (train.rllib.build_config), then the learner exported to our checkpoint format
-and played against random. The command-line version is `python -m train.rllib three_piles_v0`.
+as a fixed policy (card_envs.train.rllib.build_config), then the learner exported to our checkpoint format
+and played against random. The command-line version is `python -m card_envs.train.rllib three_piles_v0`.
 
-The env is RLlib's PettingZooEnv over card_envs.make(...) behind train.rllib.RLlibObservations,
+The env is RLlib's PettingZooEnv over card_envs.make(...) behind card_envs.train.rllib.RLlibObservations,
 which only renames the "observation" key to the "observations" RLlib's masking module reads.
 """
 
@@ -12,9 +12,9 @@ import tempfile
 import ray
 
 import card_envs
-from agents import make_policy
-from agents.match import seat_rotated_results
-from train.rllib import build_config, save_and_export
+from card_envs.agents import make_policy
+from card_envs.agents.match import seat_rotated_results
+from card_envs.train.rllib import build_config, save_and_export
 
 quick = bool(os.environ.get("CARD_ENVS_QUICK"))
 ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)  # or ray.init(address="auto")

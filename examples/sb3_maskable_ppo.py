@@ -8,7 +8,7 @@ import gymnasium
 from sb3_contrib import MaskablePPO
 
 import card_envs
-from agents import make_policy
+from card_envs.agents import make_policy
 
 quick = bool(os.environ.get("CARD_ENVS_QUICK"))
 game = card_envs.make_game("three_piles_v0")

@@ -13,7 +13,7 @@ trashes Curse, Copper, Estate, then Silver, Encampments or Settlers; or a $2 car
 where Smithy-BM buys nothing: Patrician or Settlers), or two or three rules (Laboratories at $5 and
 a Militia; a Market, the endgame rule and Patricians); the `engine` variants build a
 Village/Smithy deck instead (`Engine`). Each plays every deal in both seatings against the
-heuristic (deal d from ``seed + d``, as ``python -m evaluate`` deals). Parity here is the
+heuristic (deal d from ``seed + d``, as ``python -m card_envs.evaluate`` deals). Parity here is the
 heuristic's own win rate against itself (about 0.47: draws count as no win).
 """
 
@@ -28,9 +28,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import card_envs  # noqa: E402
-from agents.dominion import (  # noqa: E402
+from card_envs.agents.dominion.bots import (  # noqa: E402
     ACTION_ORDER, BigSmithy, DominionBot, DominionHeuristic, SmithyBM, money_rules)
-from agents.match import rotated_match, wilson_interval, win_draw_loss  # noqa: E402
+from card_envs.agents.match import rotated_match, wilson_interval, win_draw_loss  # noqa: E402
 from card_envs.games.dominion.cards import CARD_ID, PILE_ID, PLUS_ACTIONS  # noqa: E402
 from card_envs.games.dominion.effects import CARD0, DECISIONS, DONE, PILE0  # noqa: E402
 

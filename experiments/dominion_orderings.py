@@ -6,9 +6,9 @@ A research probe; its findings are on docs/results/dominion_v0.md.
     python experiments/dominion_orderings.py --pair bmu random --pair witch_bm bmu --players 4
 
 Each pairing (A, B) plays every deal in both seatings (2 players: A first, then B first) on the
-same deal seeds as ``python -m evaluate`` (deal d dealt from ``seed + d``; forced single-choice
+same deal seeds as ``python -m card_envs.evaluate`` (deal d dealt from ``seed + d``; forced single-choice
 decisions are played automatically, as there), so with ``--seed S --deals D`` the win counts are
-those of ``python -m evaluate dominion_v0 A B --deals D --seed S --config '{"kingdom": ...}'``;
+those of ``python -m card_envs.evaluate dominion_v0 A B --deals D --seed S --config '{"kingdom": ...}'``;
 the scripted bots are deterministic. With more players the seats alternate A, B, A, ... and
 every distinct seat shift is played (as evaluate does).
 
@@ -33,10 +33,10 @@ from tqdm import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import card_envs  # noqa: E402
-from agents import make_policy, named_bots  # noqa: E402
-from agents.match import wilson_interval  # noqa: E402
+from card_envs.agents import make_policy, named_bots  # noqa: E402
+from card_envs.agents.match import wilson_interval  # noqa: E402
 from card_envs.games.dominion.cards import PROVINCE, PROVINCE_PILE  # noqa: E402
-from evaluate.runner import distinct_rotations, seating_pattern  # noqa: E402
+from card_envs.evaluate.runner import distinct_rotations, seating_pattern  # noqa: E402
 
 DEFAULT_PAIRS = [("smithy_bm", "bmu"), ("witch_bm", "smithy_bm")]
 

@@ -5,7 +5,7 @@ A research probe; its findings are on docs/results/dominion_v0.md.
 
 A flat Monte Carlo buyer plays the scripted agent's moves, except at its buy decisions once
 `--from-provinces` or fewer Provinces are left. There it tries each sensible legal buy (and
-buying nothing) in `--rollouts` determinizations (`agents.ismcts.SearchPolicy`: it never sees the
+buying nothing) in `--rollouts` determinizations (`card_envs.agents.ismcts.SearchPolicy`: it never sees the
 hidden cards), the same ones for every buy (common random numbers), plays every seat on with the
 scripted agent to the end, and buys what won most. It plays each deal in both seatings against
 the scripted agent (kingdom T1-A), as `dominion_challengers.py` does.
@@ -23,9 +23,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import card_envs  # noqa: E402
-from agents.dominion import DominionHeuristic  # noqa: E402
-from agents.ismcts import SearchPolicy  # noqa: E402
-from agents.match import rotated_match, wilson_interval, win_draw_loss  # noqa: E402
+from card_envs.agents.dominion.bots import DominionHeuristic  # noqa: E402
+from card_envs.agents.ismcts import SearchPolicy  # noqa: E402
+from card_envs.agents.match import rotated_match, wilson_interval, win_draw_loss  # noqa: E402
 from card_envs.games.dominion.cards import PILE_ID  # noqa: E402
 from card_envs.games.dominion.effects import DECISIONS, DONE, PILE0  # noqa: E402
 

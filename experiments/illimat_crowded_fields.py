@@ -22,7 +22,7 @@ import numpy as np
 from tqdm import tqdm
 
 import card_envs
-from agents import make_policy
+from card_envs.agents import make_policy
 from card_envs.games.illimat import groups
 from card_envs.games.illimat.cards import CARD0, DONE, FIELD0, HARVEST, ITEMS, STOCKPILE, VALUE0, cname
 

@@ -6,7 +6,7 @@ A research probe; its findings are on docs/results/illimat_v0.md.
     python experiments/illimat_disagreements.py runs/NAME/checkpoints/latest.pt --games 512
 
 The checkpoint plays ``--games`` games greedily against the scripted agent (its seat alternating),
-as in DAgger (`train.pretrain.play_student`), and the bot labels each of its decisions. Printed:
+as in DAgger (`card_envs.train.pretrain.play_student`), and the bot labels each of its decisions. Printed:
 the agreement per decision kind; then, at the card to play (the ``turn`` decision, when both chose
 a card), the bot's *regret* for the checkpoint's card (the bot's score of its best plan, less its
 best plan with that card: the score is the scripted agent's gain less the next player's expected
@@ -25,10 +25,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import card_envs  # noqa: E402
-from agents import make_policy  # noqa: E402
-from agents.neural import NeuralPolicy  # noqa: E402
+from card_envs.agents import make_policy  # noqa: E402
+from card_envs.agents.neural import NeuralPolicy  # noqa: E402
 from card_envs.games.illimat.cards import DECISION_NAMES, NUM_CARDS, TURN  # noqa: E402
-from train.pretrain import play_student  # noqa: E402
+from card_envs.train.pretrain import play_student  # noqa: E402
 
 PIECES = {"harvest_features": True, "play_features": True, "threat_features": True}
 

@@ -11,7 +11,7 @@ legal answer is kept (the observation with the harvest, play and threat pieces, 
 teacher's answer). The first 80% of the decisions train a
 network of the trainer's default shape (256, 256) by masked cross-entropy: an MLP on the default
 observation (the pieces cut off) and on the one with ``harvest_features``, then the trainer's
-network with entity heads (`agents.neural.ActorCritic`) on the one with ``harvest_features`` and on
+network with entity heads (`card_envs.agents.neural.ActorCritic`) on the one with ``harvest_features`` and on
 with ``play_features`` too (whose field actions are entities as well), and on the whole one
 (``threat_features`` too). After each epoch
 it prints the agreement on the last 20% overall, at the ``turn`` decision (the card to play) and
@@ -32,8 +32,8 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.illimat import IllimatHeuristic, IllimatLookahead  # noqa: E402
-from agents.neural import ActorCritic, entity_arrays  # noqa: E402
+from card_envs.agents.illimat.heuristic import IllimatHeuristic, IllimatLookahead  # noqa: E402
+from card_envs.agents.neural import ActorCritic, entity_arrays  # noqa: E402
 from card_envs.games.illimat.cards import NUM_ACTIONS  # noqa: E402
 from card_envs.games.illimat.game import IllimatGame  # noqa: E402
 

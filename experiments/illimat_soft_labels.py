@@ -15,7 +15,7 @@ each decision scored by `IllimatHeuristic.action_scores`: an action's score is t
 plan, allowed by the move chosen so far, whose next step it is; actions no plan goes through get
 none, and decisions the plans do not decide (seasons, the Rake, swaps, claims) are one-hot. The
 same network as the trainer's default (entity heads, 256x256), from the same start, is fitted to
-them for ``--epochs`` passes with each target, by the trainer's own code (`train.pretrain`, as
+them for ``--epochs`` passes with each target, by the trainer's own code (`card_envs.train.pretrain`, as
 ``--pretrain-temperature`` does; 5% held out). Each fit then plays ``--test-games`` games
 greedily against the scripted agent (seats alternating, the same deals for each, labelled by the
 bot as in DAgger). Printed: held-out agreement with the bot's choices, agreement on its own
@@ -35,16 +35,16 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import card_envs  # noqa: E402
-from agents import make_policy  # noqa: E402
-from agents.match import wilson_interval  # noqa: E402
-from agents.neural import ActorCritic, NeuralPolicy, entity_arrays  # noqa: E402
-from train.pretrain import clone, play_student, play_teacher  # noqa: E402
+from card_envs.agents import make_policy  # noqa: E402
+from card_envs.agents.match import wilson_interval  # noqa: E402
+from card_envs.agents.neural import ActorCritic, NeuralPolicy, entity_arrays  # noqa: E402
+from card_envs.train.pretrain import clone, play_student, play_teacher  # noqa: E402
 
 PIECES = {"harvest_features": True, "play_features": True, "threat_features": True}
 
 
 def fit(game, demos, temperature: float, epochs: int, seed: int) -> tuple[ActorCritic, float]:
-    """The trainer's default network for Illimat, fitted from one start by `train.pretrain.clone`
+    """The trainer's default network for Illimat, fitted from one start by `card_envs.train.pretrain.clone`
     (0: the bot's choices; above 0: softmax(score / T)); its held-out agreement with the choices."""
     torch.manual_seed(seed)
     network = ActorCritic(game.observation_size, game.num_actions, (256, 256), None, entity_arrays(game))

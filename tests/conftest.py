@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -78,16 +79,18 @@ def assert_illegal_actions_refused(env) -> None:
 # Each of these files compiles numba kernels (minutes with a cold cache, as in CI's clean clone).
 # Under xdist's default scheduling, neighbouring tests go to different workers, which then compile
 # the same kernels at once; one group per file keeps a file on one worker (`--dist loadgroup`).
-NUMBA_COMPILING = ("test_batch_dominion.py", "test_batch_split_the_hoard.py", "test_batch_three_piles.py",
-                   "test_batch_piles.py", "test_dominion_act_batch.py", "test_split_the_hoard_act_batch.py",
-                   "test_numpy_random.py")
+NUMBA_COMPILING = ("dominion/test_batch.py", "split_the_hoard/test_batch.py", "three_piles/test_batch.py",
+                   "piles/test_batch.py", "dominion/test_act_batch.py", "split_the_hoard/test_act_batch.py",
+                   "envs/test_numpy_random.py")
+TESTS = Path(__file__).resolve().parent
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if item.path.name in NUMBA_COMPILING:
-            item.add_marker(pytest.mark.xdist_group(item.path.stem))
+        name = item.path.relative_to(TESTS).as_posix()
+        if name in NUMBA_COMPILING:
+            item.add_marker(pytest.mark.xdist_group(name))
 
 
 def pytest_configure(config):

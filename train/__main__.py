@@ -2,9 +2,9 @@ import sys
 
 from card_envs.core.extras import require
 
-require("python -m train", "train", "torch", "tensorboard")  # before train.ppo, which imports torch
+require("python -m card_envs.train", "train", "torch", "tensorboard")  # before card_envs.train.ppo, which imports torch
 
-from train.ppo import main  # noqa: E402
+from card_envs.train.ppo import main  # noqa: E402
 
 if __name__ == "__main__":  # the actor process re-imports this module (multiprocessing "spawn")
     sys.exit(main())

@@ -28,8 +28,8 @@ import torch
 import torch.multiprocessing as mp
 from torch import nn
 
-from agents import make_policy
-from agents.neural import MASKED_LOGIT, ActorCritic, entity_arrays, sample
+from card_envs.agents import make_policy
+from card_envs.agents.neural import MASKED_LOGIT, ActorCritic, entity_arrays, sample
 import card_envs
 from card_envs.vector import VectorGames
 

@@ -1,6 +1,6 @@
 """Per-game default training recipes, in one place.
 
-``python -m train <env_id>`` starts from ``Args()`` overridden by ``DEFAULTS[env_id]`` and then by
+``python -m card_envs.train <env_id>`` starts from ``Args()`` overridden by ``DEFAULTS[env_id]`` and then by
 the command line. Each entry is tuned to finish within an hour on a 2-core machine and is the
 recipe of the game's shipped checkpoint (agents/checkpoints/<env_id>.pt); the three_piles_v0 entry
 is the README's main job. Each game's results and the history of its recipe:

@@ -1,6 +1,6 @@
 """Plot a run's learning curve from its TensorBoard log.
 
-    python -m train.curve runs/<run> [--out DIR]
+    python -m card_envs.train.curve runs/<run> [--out DIR]
 
 Writes ``curve.png`` (the periodic ``eval/`` win rates against every baseline, with their Wilson
 95% intervals, against env steps) and ``curve.md`` (the same figures as a table, with the wall
@@ -15,7 +15,7 @@ import bisect
 import sys
 from pathlib import Path
 
-from evaluate.report import save_figure, write_text
+from card_envs.evaluate.report import save_figure, write_text
 
 PREFIX = "eval/win_rate_vs_"
 
@@ -73,7 +73,7 @@ def table(curves) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m train.curve", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m card_envs.train.curve", description=__doc__.splitlines()[0])
     parser.add_argument("run_dir", type=Path, help="a run folder, runs/<run>")
     parser.add_argument("--out", type=Path, default=None, help="where to write curve.png and curve.md")
     args = parser.parse_args(argv)

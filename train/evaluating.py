@@ -11,7 +11,7 @@ learner and the actor leave idle. Only one evaluation is in flight: one that fal
 is played when the evaluator is free, with the weights of that moment.
 
 `evaluate_checkpoint` measures the same for the run's saved final checkpoint, in one process per
-core (``python -m evaluate``'s runner): once training ends nothing else needs the cores, and the
+core (``python -m card_envs.evaluate``'s runner): once training ends nothing else needs the cores, and the
 final evaluation is the longest (on Illimat, 17 minutes in one process). Given a time limit
 (``until``: a run on ``--max-minutes``), it stops between chunks of deals and rates the policy on
 the deals played (``games_vs_<baseline>`` says how many games).
@@ -30,13 +30,13 @@ import torch
 import torch.multiprocessing as mp
 
 import card_envs
-from agents import make_policy, policy_names
-from agents.match import rotated_match, wilson_interval, win_draw_loss
-from agents.neural import ActorCritic, NeuralPolicy
-from evaluate.ratings import bradley_terry
-from evaluate.players import Player
-from evaluate.runner import distinct_rotations, play_pairings, seating_pattern
-from train.acting import make_network, start_ignoring_stop_signals
+from card_envs.agents import make_policy, policy_names
+from card_envs.agents.match import rotated_match, wilson_interval, win_draw_loss
+from card_envs.agents.neural import ActorCritic, NeuralPolicy
+from card_envs.evaluate.ratings import bradley_terry
+from card_envs.evaluate.players import Player
+from card_envs.evaluate.runner import distinct_rotations, play_pairings, seating_pattern
+from card_envs.train.acting import make_network, start_ignoring_stop_signals
 
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
 
@@ -66,7 +66,7 @@ def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Re
 def evaluate_checkpoint(env_id: str, config: dict, checkpoint: str, deals: int, baseline_results: Results | None,
                         workers: int, progress: bool = False, until: float | None = None
                         ) -> tuple[dict[str, float], Results]:
-    """`evaluate_policy` for a saved checkpoint, played by ``python -m evaluate``'s runner in
+    """`evaluate_policy` for a saved checkpoint, played by ``python -m card_envs.evaluate``'s runner in
     ``workers`` processes (the end of a run: nothing else needs the cores then; on Illimat one
     process took 17 minutes). Deals are chunked by `FINAL_CHUNK`, so the results do not depend
     on ``workers``. Past ``until`` (a `time.perf_counter` time) no more chunks are waited for:
@@ -107,7 +107,7 @@ def games_per_deal(game) -> int:
 def team_match(game, policy, other, deals: int, seed: int) -> np.ndarray:
     """Rewards of `policy`, which holds every seat of seat 0's team (both partners in Piles),
     `other` every other seat; each deal in every distinct seating."""
-    pattern = seating_pattern(game, "field")  # as `python -m evaluate` seats A against B
+    pattern = seating_pattern(game, "field")  # as `python -m card_envs.evaluate` seats A against B
     seating = [(policy, other)[who] for who in pattern]
     return rotated_match(game, seating, deals, seed=seed, rotations=distinct_rotations(pattern))[:, 0]
 

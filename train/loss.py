@@ -8,9 +8,9 @@ from typing import Callable
 
 import torch
 
-from agents.neural import ActorCritic
-from train.acting import autocast
-from train.policy_terms import policy_terms
+from card_envs.agents.neural import ActorCritic
+from card_envs.train.acting import autocast
+from card_envs.train.policy_terms import policy_terms
 
 
 def minibatch_loss(network: ActorCritic, observations: torch.Tensor, critic_inputs: torch.Tensor | None,

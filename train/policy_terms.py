@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import torch
 
-from agents.neural import MASKED_LOGIT
+from card_envs.agents.neural import MASKED_LOGIT
 
 
 def mask_offsets(masks: torch.Tensor) -> torch.Tensor:

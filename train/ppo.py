@@ -1,9 +1,9 @@
 """Self-play PPO with a masked actor-critic, for any registered card_envs game.
 
-    python -m train                                  # three_piles_v0 with its default config
-    python -m train three_piles_v0 --total-steps 2000000 --seed 3
-    python -m train three_piles_v0 --run-name mine --resume   # continue a killed run
-    python -m train illimat_v0 --init-from agents/checkpoints/illimat_v0.pt   # fine-tune a checkpoint
+    python -m card_envs.train                                  # three_piles_v0 with its default config
+    python -m card_envs.train three_piles_v0 --total-steps 2000000 --seed 3
+    python -m card_envs.train three_piles_v0 --run-name mine --resume   # continue a killed run
+    python -m card_envs.train illimat_v0 --init-from agents/checkpoints/illimat_v0.pt   # fine-tune a checkpoint
     tensorboard --logdir runs
 
 How it works (in the spirit of CleanRL's single-file PPO):
@@ -26,30 +26,30 @@ How it works (in the spirit of CleanRL's single-file PPO):
 - Every ``eval_every`` steps the greedy policy plays seat-rotated, paired games against random
   and the game's scripted agent (win rate with its Wilson 95% interval, logged under ``eval/``),
   and its Bradley-Terry rating against those baselines (``eval/elo``, random anchored at 0).
-  These evaluations run beside training in a low-priority process (`train.evaluating`), logged
+  These evaluations run beside training in a low-priority process (`card_envs.train.evaluating`), logged
   at the step whose weights they played; ``--no-eval-process`` plays them in the learner, which
   pauses meanwhile. The final evaluation plays the saved checkpoint once the actor has stopped,
-  with ``python -m evaluate``'s runner in one process per core (`evaluating.evaluate_checkpoint`).
-- Two processes by default (``--actors 1``, `train.acting`): an actor plays rollout k+1 with
+  with ``python -m card_envs.evaluate``'s runner in one process per core (`evaluating.evaluate_checkpoint`).
+- Two processes by default (``--actors 1``, `card_envs.train.acting`): an actor plays rollout k+1 with
   the weights after update k-1 while this learner trains on rollout k, so both cores work; the
   one-update lag is absorbed by PPO's importance ratio. ``--actors 0`` plays in this process.
-- The loss of a minibatch is one function (`train.loss`); ``--compile`` hands it to
+- The loss of a minibatch is one function (`card_envs.train.loss`); ``--compile`` hands it to
   torch.compile, which fuses its forward and backward passes (where the learner, not the games,
   limits the speed: 3 Piles on the batched engine).
 - ``--max-minutes`` bounds the whole run (`TimePlan`): training has 90% of it (cloning at most half
   of that: as many of the teacher's games as fit, the fit cut short at the end), the final
   evaluation 10% (as many deals as fit, at least a chunk of each pairing). The progress bar then
   counts seconds, to the end of training.
-- Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `agents.neural`, with the
+- Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `card_envs.agents.neural`, with the
   sha256 of the weights). A NaN or infinite loss or weight stops the run (exit code 1) with a
   message naming the step and the last good checkpoint; nothing non-finite is ever saved.
 - A resumed run's TensorBoard log hides what the killed run logged after its last checkpoint.
 - ``--critic state``: the value comes from a separate privileged critic on the full game state
   (``game.state_layout``) and the seat; only training reads it, the policy acts on its own
   observation. Off by default: on 3 Piles it learned more slowly than the shared-trunk critic,
-  and on Dominion, cloned with the policy (`train.pretrain`) and then trained 16 minutes against
+  and on Dominion, cloned with the policy (`card_envs.train.pretrain`) and then trained 16 minutes against
   the scripted agent, it ended at 0.245 against it where the shared trunk ended at 0.423.
-- ``python -m train.curve runs/<run>`` plots the ``eval/`` curve of a run.
+- ``python -m card_envs.train.curve runs/<run>`` plots the ``eval/`` curve of a run.
 
 A "step" is one decision asked of a seat (forced single-choice decisions are played by the env
 and not counted); SPS counts all seats' steps, learner and opponents.
@@ -75,17 +75,17 @@ from torch import nn
 from tqdm import tqdm
 
 import card_envs
-from agents import make_policy, named_bots_text, opponent_names, policy_names
-from agents.neural import active_columns, load_checkpoint, network_from_checkpoint, save_checkpoint
-from evaluate.report import check_writable
-from evaluate.runner import available_cores
-from train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_actor, make_network,
+from card_envs.agents import make_policy, named_bots_text, opponent_names, policy_names
+from card_envs.agents.neural import active_columns, load_checkpoint, network_from_checkpoint, save_checkpoint
+from card_envs.evaluate.report import check_writable
+from card_envs.evaluate.runner import available_cores
+from card_envs.train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_actor, make_network,
                           resolve_compute_dtype, torch_dtype)
-from train.configs import DEFAULTS
-from train.loss import compiled, minibatch_loss
-from train.policy_terms import mask_offsets
-from train.pretrain import check_scored_teacher, clone, student_games, teacher_games, workers_for
-from train.evaluating import (  # noqa: F401 - elo_ratings: public here too
+from card_envs.train.configs import DEFAULTS
+from card_envs.train.loss import compiled, minibatch_loss
+from card_envs.train.policy_terms import mask_offsets
+from card_envs.train.pretrain import check_scored_teacher, clone, student_games, teacher_games, workers_for
+from card_envs.train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     FINAL_CHUNK, EvalProcess, elo_ratings, evaluate_checkpoint, evaluate_policy, games_per_deal)
 
 
@@ -155,7 +155,7 @@ class Args:
                                      "(a separate network on the full game state and the seat: "
                                      "training only, the policy still sees its observation alone)")
     entity_heads: bool = arg(False, "score the game's entity actions (Illimat's cards) with one small network shared "
-                                    "by all of them, from each one's own observation entries (agents.neural."
+                                    "by all of them, from each one's own observation entries (card_envs.agents.neural."
                                     "EntityScorer), besides the policy head; for games that declare action_entities")
     learning_rate: float = arg(3e-4, "Adam learning rate")
     anneal_lr: bool = arg(True, "decay the learning rate linearly to 0")
@@ -218,7 +218,7 @@ class Args:
     progress: bool = arg(True, "show a progress bar")
 
     def validate(self) -> None:
-        """ValueError naming the first nonsensical argument (``python -m train`` shows it as a usage error)."""
+        """ValueError naming the first nonsensical argument (``python -m card_envs.train`` shows it as a usage error)."""
         if self.env_id not in card_envs.list_envs():
             raise ValueError(f"unknown env_id {self.env_id!r}; available: {card_envs.list_envs()}")
         for f in dataclasses.fields(self):
@@ -315,7 +315,7 @@ def build_parser(env_id: str = Args.env_id) -> argparse.ArgumentParser:
     """One option per `Args` field, its help showing the default `env_id` will use (`Args()` <
     `DEFAULTS[env_id]`); defaults are suppressed so that `parse_args` sees what was given."""
     game_defaults = DEFAULTS.get(env_id, {})
-    parser = argparse.ArgumentParser(prog="python -m train", description=__doc__.splitlines()[0],
+    parser = argparse.ArgumentParser(prog="python -m card_envs.train", description=__doc__.splitlines()[0],
                                      usage="%(prog)s [env_id] [--option VALUE ...]  (--help lists the options)",
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=f"The defaults shown are {env_id}'s (per-game defaults: train/configs.py)")
@@ -394,7 +394,7 @@ class TrainingDiverged(RuntimeError):
 
 
 class Trainer:
-    """The learner: PPO updates, evaluation, checkpoints; an actor plays the games (`train.acting`)."""
+    """The learner: PPO updates, evaluation, checkpoints; an actor plays the games (`card_envs.train.acting`)."""
 
     def __init__(self, args: Args, checkpoint: dict[str, Any] | None = None):
         self.args = args
@@ -515,7 +515,7 @@ class Trainer:
         return results
 
     def network_spec(self) -> dict[str, Any]:
-        """The network as `agents.neural.network_from_checkpoint` rebuilds it (in another process)."""
+        """The network as `card_envs.agents.neural.network_from_checkpoint` rebuilds it (in another process)."""
         return {"env_id": self.args.env_id, "game_config": self.game.config,
                 "observation_size": self.game.observation_size, "num_actions": self.game.num_actions,
                 "hidden": list(self.args.hidden), "critic_size": self.network.critic_size,
@@ -564,7 +564,7 @@ class Trainer:
     # ----- main loop --------------------------------------------------------------------
     def pretrain(self, writer=None) -> None:
         """``--pretrain-games``: fit the network to the teacher's own games before the first
-        update (`train.pretrain`), then ``--dagger-rounds`` of corrections on the clone's own
+        update (`card_envs.train.pretrain`), then ``--dagger-rounds`` of corrections on the clone's own
         games, within cloning's share of ``--max-minutes`` (`TimePlan`: as many games as fit, the
         fit cut at a minibatch). A stop signal ends it at once, unfitted (``cloned`` stays False:
         the checkpoint says so, and a resumed run clones again, on a fresh clock)."""
@@ -621,7 +621,7 @@ class Trainer:
 
     def _fit_parts(self, parts: list, epochs: int, stopping, writer, history: list[dict[str, float]]
                    ) -> list[dict[str, float]]:
-        """`train.pretrain.clone` on ``parts``, its epochs logged after ``history``'s; the whole history."""
+        """`card_envs.train.pretrain.clone` on ``parts``, its epochs logged after ``history``'s; the whole history."""
         args = self.args
         fitted = clone(self.network, parts, epochs, args.seed, args.vf_coef, args.progress, stopping,
                        args.pretrain_temperature)
@@ -813,7 +813,7 @@ class Trainer:
             self._write_eval(writer, results, step)
 
     def _final_eval(self, writer) -> None:
-        """`evaluate` of the saved checkpoint over ``final_eval_deals``, in one process per core
+        """`card_envs.evaluate` of the saved checkpoint over ``final_eval_deals``, in one process per core
         when it is longer than a chunk (a pool takes seconds to start); on --max-minutes, within
         its share (`TimePlan`), over fewer deals where they do not fit."""
         deals, began = self.args.final_eval_deals, time.perf_counter()
@@ -949,7 +949,7 @@ def main(argv: list[str] | None = None) -> int:
         latest = trainer.run_dir / "checkpoints" / "latest.pt"
         if trainer.finishing:
             print(f"{name}: final evaluation interrupted; the trained checkpoint (step {trainer.step:,}) is "
-                  f"{latest}; evaluate it with: python -m evaluate {trainer.args.env_id} --gauntlet {latest}")
+                  f"{latest}; evaluate it with: python -m card_envs.evaluate {trainer.args.env_id} --gauntlet {latest}")
         else:
             print(f"{name} again: stopped at once; last checkpoint: {trainer.last_checkpoint or 'none'}")
         return 128 + getattr(signal, name)
@@ -963,7 +963,7 @@ def main(argv: list[str] | None = None) -> int:
                                            "clones)")
         print(f"{trainer.stop_requested}: stopped at step {trainer.step:,}{where}, checkpoint "
               f"{trainer.run_dir / 'checkpoints' / 'latest.pt'}; resume with: "
-              f"python -m train --resume --run-name {trainer.args.run_name}{runs_dir}")
+              f"python -m card_envs.train --resume --run-name {trainer.args.run_name}{runs_dir}")
         return 128 + getattr(signal, trainer.stop_requested)
     print(f"final checkpoint: {trainer.run_dir / 'checkpoints' / 'latest.pt'}")
     for name in policy_names(trainer.game):

@@ -48,12 +48,12 @@ import torch
 from tqdm import tqdm
 
 import card_envs
-from agents import make_policy
-from agents.neural import ActorCritic, NeuralPolicy, network_from_checkpoint
-from evaluate.runner import available_cores, start_pool_worker
+from card_envs.agents import make_policy
+from card_envs.agents.neural import ActorCritic, NeuralPolicy, network_from_checkpoint
+from card_envs.evaluate.runner import available_cores, start_pool_worker
 from card_envs.vector import VectorGames
-from train.acting import critic_inputs, critic_size
-from train.policy_terms import mask_offsets
+from card_envs.train.acting import critic_inputs, critic_size
+from card_envs.train.policy_terms import mask_offsets
 
 LEARNING_RATE = 1e-3  # Adam's, for cloning: fitting fixed labels tolerates more than PPO's step
 MINIBATCH = 256
@@ -80,7 +80,7 @@ class Demonstrations:
     masks: np.ndarray  # [D, A] bool
     actions: np.ndarray  # [D] int64, the teacher's choice
     returns: np.ndarray  # [D] float32, the deciding seat's result, discounted per own later decision
-    critic_inputs: np.ndarray | None = None  # [D, C] float32, the privileged critic's (train.acting.critic_inputs)
+    critic_inputs: np.ndarray | None = None  # [D, C] float32, the privileged critic's (card_envs.train.acting.critic_inputs)
     scores: np.ndarray | None = None  # [D, A] float16, the teacher's score of each action (-inf: none), `soft_targets`
     games: int = 0  # the finished games the decisions come from (0 for a selection of rows)
 
@@ -256,7 +256,7 @@ def student_games(env_id: str, env_config: dict[str, Any], teacher: str, student
                   progress: bool = False, stop: Callable[[], bool] = never, privileged: bool = False,
                   scored: bool = False, until: float = math.inf) -> tuple[Demonstrations, StudentRecord]:
     """`play_student` by tasks, as `teacher_games`: ``student`` is the network as
-    `agents.neural.network_from_checkpoint` takes it, playing greedily; task k plays against
+    `card_envs.agents.neural.network_from_checkpoint` takes it, playing greedily; task k plays against
     ``opponents[k % len(opponents)]`` and is seeded by ``seed`` (give each round its own) and k."""
     setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored, student, tuple(opponents), until)
     parts = _play_tasks(setup, _tasks(games, seed), workers, progress, stop, "student games")

@@ -1,10 +1,10 @@
 """Train any registered game with Ray RLlib's multi-agent PPO (the ``rllib`` extra).
 
-    python -m train.rllib three_piles_v0                               # local Ray, 15 minutes
-    python -m train.rllib piles_v0 --num-env-runners 4 --max-minutes 60
-    python -m train.rllib illimat_v0 --address auto                    # an existing cluster, unchanged
-    python -m train.rllib three_piles_v0 --resume                      # continue runs/rllib_three_piles_v0
-    python -m train.rllib dominion_v0 --address ray://head:10001 --num-env-runners 32
+    python -m card_envs.train.rllib three_piles_v0                               # local Ray, 15 minutes
+    python -m card_envs.train.rllib piles_v0 --num-env-runners 4 --max-minutes 60
+    python -m card_envs.train.rllib illimat_v0 --address auto                    # an existing cluster, unchanged
+    python -m card_envs.train.rllib three_piles_v0 --resume                      # continue runs/rllib_three_piles_v0
+    python -m card_envs.train.rllib dominion_v0 --address ray://head:10001 --num-env-runners 32
 
 Everything distributed is RLlib's own: its env runners collect, its learner updates, Ray places
 them. What this file adds is configuration and the glue named below.
@@ -15,7 +15,7 @@ them. What this file adds is configuration and the glue named below.
   gives the mask as float32).
 - The learner is RLlib's ``ActionMaskingTorchRLModule`` (``ray.rllib.examples.rl_modules``): its
   PPO network with the masked logits. It is built with ReLU, a shared trunk of ``--hidden``
-  widths and single-layer heads, which is exactly our `agents.neural.ActorCritic`, so its weights
+  widths and single-layer heads, which is exactly our `card_envs.agents.neural.ActorCritic`, so its weights
   export 1:1 (`export_module`).
 - Self-play through RLlib's policy mapping: in a share ``--opponent-share`` of the episodes one
   seat is the learner and every other seat one of ``--opponents`` (our scripted agents, each
@@ -23,7 +23,7 @@ them. What this file adds is configuration and the glue named below.
 - Every ``--checkpoint-every`` iterations and at the end it writes RLlib's own checkpoint
   (``algo.save_to_path``: resume or inspect it with RLlib) to ``<out>/rllib/`` and the learner
   exported to our checkpoint format, ``<out>/checkpoints/latest.pt``, which ``python -m
-  evaluate`` and `agents.neural.NeuralPolicy` take. ``python -m train.rllib_export
+  evaluate`` and `card_envs.agents.neural.NeuralPolicy` take. ``python -m card_envs.train.rllib_export
   <rllib checkpoint> <out.pt>`` exports any RLlib checkpoint written by this program.
 - Ctrl-C or SIGTERM (``timeout``, a cluster's scheduler) drops the iteration in progress, saves
   what was trained before it and prints how to resume (``--out <out> --resume``: the run's own
@@ -54,7 +54,7 @@ from pettingzoo.utils.wrappers import BaseWrapper
 if __name__ == "__main__":  # the command: a missing extra named in one line, before ray's imports fail
     from card_envs.core.extras import require
 
-    require("python -m train.rllib", "rllib", "ray", "torch")
+    require("python -m card_envs.train.rllib", "rllib", "ray", "torch")
 
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.columns import Columns
@@ -67,7 +67,7 @@ from ray.tune.registry import register_env
 
 import card_envs
 from card_envs.core.files import atomic_write
-from train.rllib_export import LEARNER, METADATA, export_checkpoint
+from card_envs.train.rllib_export import LEARNER, METADATA, export_checkpoint
 
 
 # ----- the env -------------------------------------------------------------------------------
@@ -102,13 +102,13 @@ def make_env(env_config: dict[str, Any]):
 
 # ----- fixed scripted opponents --------------------------------------------------------------
 class ScriptedRLModule(RLModule):
-    """One of our scripted agents (``agents.make_policy(name, game)``) as a fixed RLlib module.
+    """One of our scripted agents (``card_envs.agents.make_policy(name, game)``) as a fixed RLlib module.
 
     ``model_config = {"env_id", "config", "policy", "seed"}``. It returns actions directly, as
     RLlib's own ``RandomRLModule`` does; it is never trained."""
 
     def setup(self):
-        from agents import make_policy
+        from card_envs.agents import make_policy
 
         config = self.model_config
         game = card_envs.make_game(config["env_id"], **config.get("config", {}))
@@ -189,7 +189,7 @@ def build_config(env_id: str, game_config: dict[str, Any] | None = None, *, oppo
 
 # ----- the program ---------------------------------------------------------------------------
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m train.rllib", description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="python -m card_envs.train.rllib", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     parser.add_argument("env_id", choices=card_envs.list_envs())
     parser.add_argument("--address", default=None,
@@ -198,7 +198,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--num-envs-per-env-runner", type=int, default=8)
     parser.add_argument("--config", type=json.loads, default={}, help="game arguments as JSON, e.g. '{\"num_players\": 3}'")
     parser.add_argument("--opponents", nargs="*", default=["heuristic"],
-                        help="scripted agents as fixed policies (agents.make_policy names); none: pure self-play")
+                        help="scripted agents as fixed policies (card_envs.agents.make_policy names); none: pure self-play")
     parser.add_argument("--opponent-share", type=float, default=0.5, help="share of episodes against them")
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 128])
     parser.add_argument("--train-batch-size", type=int, default=4000)
@@ -220,7 +220,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         game = card_envs.make_game(args.env_id, **args.config)
     except (TypeError, ValueError) as error:
         parser.error(f"--config: {error}")
-    from agents import opponent_names
+    from card_envs.agents import opponent_names
 
     bad = [name for name in args.opponents if name not in opponent_names(game)]
     if bad:
@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: saving step {steps:,}", file=sys.stderr, flush=True)
         save_and_export(algo, out, step=steps, **saved)
         print(f"{name}: stopped at step {steps:,}, checkpoint {out / 'checkpoints' / 'latest.pt'}; resume with: "
-              f"python -m train.rllib {args.env_id} --out {out} --resume", flush=True)
+              f"python -m card_envs.train.rllib {args.env_id} --out {out} --resume", flush=True)
         return 128 + getattr(signal, name)
     finally:
         # After a stop signal Ray's own processes may be going too (`timeout` signals the whole
@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
             algo.stop()
         signals.restore()
     print(f"exported {out / 'checkpoints' / 'latest.pt'}; evaluate it with\n"
-          f"  python -m evaluate {args.env_id} {out / 'checkpoints' / 'latest.pt'} heuristic random")
+          f"  python -m card_envs.evaluate {args.env_id} {out / 'checkpoints' / 'latest.pt'} heuristic random")
     return 0
 
 

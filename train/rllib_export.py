@@ -1,10 +1,10 @@
-"""Export an RLlib checkpoint written by ``python -m train.rllib`` to our checkpoint format.
+"""Export an RLlib checkpoint written by ``python -m card_envs.train.rllib`` to our checkpoint format.
 
-    python -m train.rllib_export runs/rllib_three_piles_v0/rllib exported.pt
-    python -m evaluate three_piles_v0 exported.pt heuristic random
+    python -m card_envs.train.rllib_export runs/rllib_three_piles_v0/rllib exported.pt
+    python -m card_envs.evaluate three_piles_v0 exported.pt heuristic random
 
 The learner is RLlib's PPO module built with ReLU, one shared trunk and single-layer heads
-(`train.rllib.build_config`): the same network as our `agents.neural.ActorCritic`, so the
+(`card_envs.train.rllib.build_config`): the same network as our `card_envs.agents.neural.ActorCritic`, so the
 weights map 1:1, by name:
 
 | RLlib module weight | ActorCritic weight |
@@ -15,7 +15,7 @@ weights map 1:1, by name:
 
 (RLlib's heads also hold a ``log_std_clip_param_const``, unused with a ``Discrete`` action space:
 dropped). The hidden widths are read from the weights; the env id and game arguments from the
-``card_envs.json`` that ``train.rllib`` writes into each RLlib checkpoint. RLlib masks with
+``card_envs.json`` that ``card_envs.train.rllib`` writes into each RLlib checkpoint. RLlib masks with
 ``logits + max(log(mask), FLOAT_MIN)`` and we with a fill of ``-1e9``: the logits of legal
 actions, and so every greedy or sampled choice, are the same.
 """
@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-LEARNER = "learner"  # the trained module's id in train.rllib's MultiRLModule
-METADATA = "card_envs.json"  # written by train.rllib beside RLlib's own checkpoint files
+LEARNER = "learner"  # the trained module's id in card_envs.train.rllib's MultiRLModule
+METADATA = "card_envs.json"  # written by card_envs.train.rllib beside RLlib's own checkpoint files
 _PREFIXES = (("encoder.encoder.net.mlp.", "trunk."), ("pi.net.mlp.0.", "policy_head."),
              ("vf.net.mlp.0.", "value_head."))
 
@@ -48,8 +48,8 @@ def export_weights(rllib_state: dict) -> dict:
                 out[ours + name[len(prefix):]] = torch.as_tensor(np.asarray(value), dtype=torch.float32).clone()
                 break
         else:
-            raise ValueError(f"RLlib module weight {name!r} has no counterpart in agents.neural.ActorCritic: "
-                             "was the module built by train.rllib (ReLU, one shared trunk, no head layers)?")
+            raise ValueError(f"RLlib module weight {name!r} has no counterpart in card_envs.agents.neural.ActorCritic: "
+                             "was the module built by card_envs.train.rllib (ReLU, one shared trunk, no head layers)?")
     return out
 
 
@@ -60,16 +60,16 @@ def hidden_widths(weights: dict) -> list[int]:
 
 
 def export_checkpoint(rllib_checkpoint: str | Path, out: str | Path) -> Path:
-    """Write the learner module of a ``train.rllib`` checkpoint as a `NeuralPolicy` checkpoint."""
+    """Write the learner module of a ``card_envs.train.rllib`` checkpoint as a `NeuralPolicy` checkpoint."""
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from agents.neural import network_from_checkpoint, save_checkpoint
+    from card_envs.agents.neural import network_from_checkpoint, save_checkpoint
     import card_envs
 
     rllib_checkpoint = Path(rllib_checkpoint).resolve()
     metadata_path = rllib_checkpoint / METADATA
     if not metadata_path.is_file():
-        raise ValueError(f"{rllib_checkpoint} is not a checkpoint written by train.rllib: it has no {METADATA}")
+        raise ValueError(f"{rllib_checkpoint} is not a checkpoint written by card_envs.train.rllib: it has no {METADATA}")
     metadata = json.loads(metadata_path.read_text())
     module_path = rllib_checkpoint / "learner_group" / "learner" / "rl_module" / LEARNER
     if not module_path.is_dir():
@@ -80,7 +80,7 @@ def export_checkpoint(rllib_checkpoint: str | Path, out: str | Path) -> Path:
     checkpoint = {"env_id": metadata["env_id"], "game_config": dict(metadata.get("game_config", {})),
                   "observation_size": game.observation_size, "num_actions": game.num_actions,
                   "hidden": hidden_widths(weights), "critic_size": None, "model": weights,
-                  "args": {"trainer": "ray.rllib PPO (train.rllib)", **metadata.get("args", {})},
+                  "args": {"trainer": "ray.rllib PPO (card_envs.train.rllib)", **metadata.get("args", {})},
                   "step": int(metadata.get("step", 0)), "update": 0, "seed": metadata.get("seed")}
     network_from_checkpoint(checkpoint)  # refuses weights that do not fit the network, before writing
     save_checkpoint(out, checkpoint)
@@ -88,8 +88,8 @@ def export_checkpoint(rllib_checkpoint: str | Path, out: str | Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m train.rllib_export", description=__doc__.split("\n\n")[0])
-    parser.add_argument("rllib_checkpoint", type=Path, help="an RLlib checkpoint folder written by train.rllib")
+    parser = argparse.ArgumentParser(prog="python -m card_envs.train.rllib_export", description=__doc__.split("\n\n")[0])
+    parser.add_argument("rllib_checkpoint", type=Path, help="an RLlib checkpoint folder written by card_envs.train.rllib")
     parser.add_argument("out", type=Path, help="the .pt file to write")
     args = parser.parse_args(argv)
     try:

@@ -1,7 +1,7 @@
 """Make a run's checkpoint fit to ship: the weights and what describes them, without the training
 state (optimizer, random generators, opponent pool), as `agents/checkpoints/<env_id>.pt` are.
 
-    python -m train.ship runs/<run>/checkpoints/latest.pt agents/checkpoints/piles_v0.pt
+    python -m card_envs.train.ship runs/<run>/checkpoints/latest.pt agents/checkpoints/piles_v0.pt
 
 The weights are bit-identical and keep their sha256; the file is written atomically.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from agents.neural import load_checkpoint, save_checkpoint
+from card_envs.agents.neural import load_checkpoint, save_checkpoint
 
 TRAINING_STATE = ("optimizer", "rng", "torch_rng", "opponent_pool")
 
@@ -25,7 +25,7 @@ def ship(source: str, target: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m train.ship", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m card_envs.train.ship", description=__doc__.splitlines()[0])
     parser.add_argument("checkpoint", help="a training checkpoint (.pt)")
     parser.add_argument("out", help="the weights-only file to write")
     args = parser.parse_args(argv)

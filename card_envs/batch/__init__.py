@@ -88,9 +88,9 @@ step; the tests and `benchmarks/batch_differential.py` run it.
 
 ## Training
 
-`python -m train` steps its games with this engine where the game has one (``--engine batch``;
+`python -m card_envs.train` steps its games with this engine where the game has one (``--engine batch``;
 the default ``auto`` does so when numba is installed, ``--engine reference`` keeps the rules
-engines): `train.acting.BatchGames` gives it the interface of `card_envs.vector.VectorGames`
+engines): `card_envs.train.acting.BatchGames` gives it the interface of `card_envs.vector.VectorGames`
 (forced decisions played unasked), so the rollout code, the opponent pool (its scripted agents act
 on these observations, which are the reference's), evaluation and checkpoints are unchanged.
 `benchmarks/train_engines.py` times the trainer on both engines.
@@ -153,13 +153,14 @@ __all__ = ["BACKENDS", "BatchGame", "BatchStep", "ENGINES", "NUMBA_ONLY", "has_n
 
 def _engines(backend: str) -> dict[str, type[BatchGame]]:
     if backend == "numba":
-        from card_envs.batch.cpu import PilesNumba, ThreePilesNumba
-        from card_envs.batch.dominion import DominionBatch
-        from card_envs.batch.split_the_hoard import SplitTheHoardBatch
+        from card_envs.batch.piles.kernels import PilesNumba
+        from card_envs.batch.three_piles.kernels import ThreePilesNumba
+        from card_envs.batch.dominion.engine import DominionBatch
+        from card_envs.batch.split_the_hoard.engine import SplitTheHoardBatch
 
         return {cls.env_id: cls for cls in (ThreePilesNumba, PilesNumba, SplitTheHoardBatch, DominionBatch)}
-    from card_envs.batch.piles import PilesBatch
-    from card_envs.batch.three_piles import ThreePilesBatch
+    from card_envs.batch.piles.engine import PilesBatch
+    from card_envs.batch.three_piles.engine import ThreePilesBatch
 
     return {cls.env_id: cls for cls in (ThreePilesBatch, PilesBatch)}
 

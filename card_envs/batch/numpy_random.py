@@ -17,7 +17,7 @@ its kernels. Reproduced, as numpy 2.4.6 implements them (``numpy/random/bit_gene
   `Generator.integers` uses.
 
 A generator is a uint64[GEN_SIZE] array the caller owns, so a kernel allocates nothing per
-shuffle. tests/test_numpy_random.py compares every piece with numpy over thousands of seeds,
+shuffle. tests/envs/test_numpy_random.py compares every piece with numpy over thousands of seeds,
 shuffle counts and lengths, rejection draws included; numpy promises no stream compatibility for
 `Generator`, so that test is the guard and must pass after every numpy upgrade.
 

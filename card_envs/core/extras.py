@@ -1,6 +1,6 @@
 """Optional dependencies (pyproject's extras), checked when a command starts: a missing one is
 named with the line that installs it, rather than found as a ModuleNotFoundError after minutes
-of work (``python -m evaluate`` used to play every game before it needed openskill)."""
+of work (``python -m card_envs.evaluate`` used to play every game before it needed openskill)."""
 
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ class ActionEntities:
     action ``first_action + c``), which the observation describes along the last axis (of size
     ``count``) of each piece in ``pieces``; ``identity`` [count, S] holds constant features of each
     entity (e.g. its rank and suit one-hot). A network can then score all these actions with one
-    function of an entity's features (`agents.neural.ActorCritic`'s entity heads)."""
+    function of an entity's features (`card_envs.agents.neural.ActorCritic`'s entity heads)."""
 
     first_action: int
     pieces: tuple[str, ...]

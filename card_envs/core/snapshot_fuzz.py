@@ -1,7 +1,7 @@
 """Snapshot fuzzing: mutate real snapshots and check that a loader either refuses each one with a
 ValueError or accepts a position that plays on to the end without any other exception.
 
-Used by the CI test (`tests/test_snapshot_fuzz.py`, seeded and short) and by the longer run in
+Used by the CI test (`tests/envs/test_snapshot_fuzz.py`, seeded and short) and by the longer run in
 `benchmarks/fuzz_snapshots.py`. Written here rather than with hypothesis: the mutations must
 follow the structure of a real snapshot (move a card between two piles, duplicate one, change a
 counter by one), which a generic strategy rarely hits.

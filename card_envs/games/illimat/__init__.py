@@ -99,7 +99,7 @@ The card actions are declared as entities (``game.action_entities``, `card_envs.
 card ``c`` is action ``c``, and each piece with a card axis (``hand``, ``known_hands``, ``loose``,
 ``stockpiled``, ``single_key``, ``multiple_key``, ``unseen``, ``move_cards``, ``move_items`` and, with
 ``harvest_features=True``, ``hand_harvest`` and ``hand_clears``) describes it in its last axis; its rank
-and suit are its constant features. ``python -m train --entity-heads`` scores them with one network
+and suit are its constant features. ``python -m card_envs.train --entity-heads`` scores them with one network
 shared by all cards.
 
 Decisions (``decision`` names):
@@ -224,10 +224,10 @@ read it (beside `move_plays`). The searches run on every board a play leaves, ca
 random play runs about 3.1k decisions/s on the raw engine with all three sets of pieces, against
 7.1k without these (same machine as above; an observation costs 0.20 ms on average in games of
 the scripted agent against random or itself, whose random seat crowds the fields;
-`docs/results/illimat_v0.md`). The trained default (``python -m train illimat_v0``) uses all
+`docs/results/illimat_v0.md`). The trained default (``python -m card_envs.train illimat_v0``) uses all
 three sets; its checkpoint
 (`agents/checkpoints/illimat_v0.pt`) observes with ``harvest_features=True,
-play_features=True, threat_features=True`` in any game of these rules (`agents.make_policy`).
+play_features=True, threat_features=True`` in any game of these rules (`card_envs.agents.make_policy`).
 
 Everything on the board is public: loose cards, stockpiles (their cards, value and kind; cards of
 two stockpiles of equal value and kind in one field are told apart only by their key cards),

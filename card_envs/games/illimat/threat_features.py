@@ -20,7 +20,7 @@ him and the next player's hand size), so they reveal nothing new:
 - ``move_threats`` (3, 4): those rows for the pending move's card (``move_cards``) when it is the
   observer's, per field (zeros otherwise), for the field actions' entities.
 
-This is `agents.illimat.IllimatLookahead._threat`, with the same bounded searches (`harvest_table`,
+This is `card_envs.agents.illimat.heuristic.IllimatLookahead._threat`, with the same bounded searches (`harvest_table`,
 which the bot takes from here), computed for every play at once and cached per turn.
 """
 

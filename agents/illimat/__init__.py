@@ -1,0 +1,2 @@
+"""Illimat's scripted agents: `heuristic` (`IllimatHeuristic` and `IllimatLookahead`).
+"""

@@ -1,0 +1,2 @@
+"""Piles' scripted agent: `heuristic` (`PilesHeuristic`).
+"""

@@ -1,0 +1,2 @@
+"""3 Piles' scripted agent: `heuristic` (`ThreePilesHeuristic`, with its compiled `act_batch`).
+"""
