@@ -18,6 +18,7 @@ secret choice, such as a card committed face down, is not named: `card_envs.repl
 
 from __future__ import annotations
 
+import importlib
 import json
 import shlex
 import sys
@@ -70,6 +71,7 @@ class HumanGame:
         self.env = card_envs.raw_env(env_id, render_mode="ansi", render_seat=seat, auto_forced=False, **config)
         self.game = self.env.game
         self.policy = make_policy(opponent, self.game)
+        self.helpers = terminal_help(self.game.name)
         self.rng = np.random.default_rng(seed)
         if snapshot is not None:
             self.env.reset(seed=seed, options={"state": snapshot})
@@ -88,26 +90,20 @@ class HumanGame:
         return f"player_{seat} ({self.opponent}{', your partner' if mate else ''})"
 
     def show_choices(self, legal: list[int], state=None) -> None:
-        notes = CHOICE_NOTES.get(self.game.name)
+        notes = getattr(self.helpers, "choice_note", None)
         for k, action in enumerate(legal, 1):
             note = notes(state, action) if notes and state is not None else ""
             self.say(f"  {k:>3}: {self.game.action_to_string(action)}" + (f"  ({note})" if note else ""))
-        missing = MISSING.get(self.game.name)
+        missing = getattr(self.helpers, "missing", None)
         for line in missing(state, legal) if missing and state is not None else []:
             self.say(f"  not offered: {line}")
         self.say(f"Type a number 1..{len(legal)} or an action name as listed; 'help' lists them again, "
                  "'quit' saves and stops.")
 
     def board(self, state) -> str:
-        """Your view, with Dominion's one-line supply as a table."""
-        text = self.env.render()
-        if self.game.name != "dominion":
-            return text
-        lines = text.split("\n")
-        at = next((i for i, line in enumerate(lines) if line.startswith(SUPPLY_LINE)), None)
-        if at is None:
-            return text
-        return "\n".join(lines[:at] + dominion_supply(state) + lines[at + 1:])
+        """Your view, as the game's terminal helpers present it (Dominion's supply as a table)."""
+        board = getattr(self.helpers, "board", None)
+        return board(self.env.render(), state) if board else self.env.render()
 
     # ----- the game -----------------------------------------------------------------------------
     def run(self) -> int:
@@ -149,7 +145,7 @@ class HumanGame:
         self.say(self.board(state))
         if len(legal) == 1:
             self.say(f"Your only legal action: {game.action_to_string(legal[0])} (played for you)")
-            missing = MISSING.get(game.name)
+            missing = getattr(self.helpers, "missing", None)
             for line in missing(state, legal) if missing else []:
                 self.say(f"  not offered: {line}")
             return legal[0]
@@ -220,79 +216,13 @@ class HumanGame:
                  else "A draw." if mine == best else "You lose.")
 
 
-# ----- game-specific help for a person ----------------------------------------------------------
-SUPPLY_LINE = "  supply (top first): "  # Dominion's render line that the table replaces
-
-
-def _dominion_cost(card: int) -> str:
-    from card_envs.games.dominion.cards import COST, DEBT
-
-    return f"${COST[card]}" + (f"+{DEBT[card]} Debt" if DEBT[card] else "")
-
-
-def dominion_supply(state) -> list[str]:
-    """Dominion's supply as a table: each pile's cost (of its top card), cards left, and cards."""
-    from card_envs.games.dominion.cards import CARD_NAMES, PILE_NAMES
-    from card_envs.games.dominion.render import pile_runs
-
-    rows = []
-    for p in state.supply:
-        pile = state.piles[p][::-1]  # top first
-        runs = pile_runs(state.piles[p])
-        cards = " / ".join(f"{k} {CARD_NAMES[c]}" for c, k in runs) if len(runs) > 1 else ""
-        rows.append((PILE_NAMES[p], _dominion_cost(pile[0]) if pile else "-", str(len(pile)) if pile else "empty",
-                     cards))
-    width = max(len(r[0]) for r in rows)
-    lines = [f"  supply: {'pile':<{width}}  cost  left  (a split pile's cards, top first)"]
-    lines += [f"          {name:<{width}}  {cost:>4}  {left:>5}  {cards}".rstrip() for name, cost, left, cards in rows]
-    return lines
-
-
-def dominion_choice_note(state, action: int) -> str:
-    """A buy or gain's cost and the cards left in its pile."""
-    from card_envs.games.dominion.cards import CARD_NAMES, PILE_NAMES
-    from card_envs.games.dominion.effects import OPTION0, PILE0
-
-    if not PILE0 <= action < OPTION0 or not state.piles[action - PILE0]:
-        return ""
-    pile, top = state.piles[action - PILE0], state.piles[action - PILE0][-1]
-    name = f"{CARD_NAMES[top]} " if CARD_NAMES[top] != PILE_NAMES[action - PILE0] else ""  # a split pile's top
-    return f"{name}{_dominion_cost(top)}, {len(pile)} left"
-
-
-def illimat_missing(state, legal: list[int]) -> list[str]:
-    """Why a field, or a play in the field chosen, is not among the choices."""
-    from card_envs.games.illimat.cards import (
-        ACTION, AUTUMN, FIELD, FIELD0, HARVEST, MAIDEN, NUM_FIELDS, SEASON_NAMES, SOW, SPRING, STOCKPILE, WINTER,
-        cnames)
-
-    out = []
-    if state.decision == FIELD:
-        card = cnames([state.m_card])[0] if state.m_card >= 0 else "your hand"
-        for f in range(NUM_FIELDS):
-            if FIELD0 + f in legal:
-                continue
-            season = state.season(f)
-            if state.m_full:
-                why = ("Winter there: no harvest unless the Maiden is face up" if season == WINTER
-                       and state.face_up_field(MAIDEN) < 0 else "a full harvest of your hand takes nothing there")
-            elif season == AUTUMN:
-                why = f"Autumn there: no sowing, and {card} can neither harvest nor stockpile there"
-            else:
-                why = "not playable there"
-            out.append(f"field {f} ({SEASON_NAMES[season]}): {why}")
-    elif state.decision == ACTION:
-        f, card = state.m_field, cnames([state.m_card])[0]
-        season = state.season(f)
-        reasons = {SOW: "sow: Autumn there (no sowing)" if season == AUTUMN else "sow: not allowed",
-                   HARVEST: "harvest: Winter there (no harvest unless the Maiden is face up)"
-                   if season == WINTER and state.face_up_field(MAIDEN) < 0
-                   else f"harvest: nothing in field {f} adds up to {card}",
-                   STOCKPILE: "stockpile: Spring there (no stockpiling)" if season == SPRING
-                   else f"stockpile: no stockpile of {card} with another card of your hand"}
-        out += [why for action, why in reasons.items() if action not in legal]
-    return out
-
-
-CHOICE_NOTES = {"dominion": dominion_choice_note}
-MISSING = {"illimat": illimat_missing}
+def terminal_help(game_name: str):
+    """The game's terminal helpers (`card_envs.agents.<game>.terminal`, optional), each optional:
+    ``board(text, state)`` rewrites the rendered view, ``choice_note(state, action)`` adds a note to
+    a listed choice, ``missing(state, legal)`` says why a choice is not offered."""
+    try:
+        return importlib.import_module(f"card_envs.agents.{game_name}.terminal")
+    except ModuleNotFoundError as error:
+        if error.name not in (f"card_envs.agents.{game_name}", f"card_envs.agents.{game_name}.terminal"):
+            raise
+        return None

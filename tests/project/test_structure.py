@@ -1,4 +1,5 @@
-"""The package's shape: no import circles between its modules, no oversized files.
+"""The package's shape: layers that import downwards only, one room per game at every level, no
+import circles, no oversized files, and the programs imported by their installed names.
 
 Imports are read statically (ast), every import statement of a file counted, those inside
 functions too: a lazy import hides a circle from the interpreter, not from the design (a game's
@@ -8,21 +9,31 @@ rules must not import its render or snapshot code; the Game class wires them in)
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("card_envs", "agents", "train", "evaluate")
-MAX_LINES = 800  # a file past this splits by concern (DESIGN.md, "A game package")
+# Folder -> the package it installs as (setup.py maps the programs into card_envs).
+PACKAGES = {"card_envs": "card_envs", "agents": "card_envs.agents", "train": "card_envs.train",
+            "evaluate": "card_envs.evaluate"}
+MAX_LINES = 700  # a module past this splits by concern (DESIGN.md, "A game package")
+# Layers, lowest first (DESIGN.md, "Layers"): a module imports from its own layer or lower ones.
+LAYERS = (("core", ("card_envs.core",)), ("rules", ("card_envs.games",)), ("adapters", ("card_envs",)),
+          ("batch", ("card_envs.batch",)), ("agents", ("card_envs.agents",)),
+          ("programs", ("card_envs.train", "card_envs.evaluate")))
+# Folders that hold a package per game; only shared machinery sits at their top.
+ROOMS = ("card_envs/batch", "agents", "tests")
 
 
 def module_files(root: Path) -> dict[str, Path]:
     """Dotted module name -> file, for every .py file of the packages (a package is its __init__)."""
     modules = {}
-    for package in PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            parts = path.relative_to(root).with_suffix("").parts
-            modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    for folder, package in PACKAGES.items():
+        for path in sorted((root / folder).rglob("*.py")):
+            parts = path.relative_to(root / folder).with_suffix("").parts
+            parts = parts[:-1] if parts[-1] == "__init__" else parts
+            modules[".".join((package, *parts))] = path
     return modules
 
 
@@ -109,13 +120,71 @@ def _circle(start: str, component: set[str], graph: dict[str, set[str]]) -> list
     raise AssertionError(f"{start} is in a component but on no circle")
 
 
+def layer(module: str) -> int:
+    """The index in LAYERS of the layer `module` belongs to (its longest matching prefix)."""
+    best, depth = 0, -1
+    for i, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and prefix.count(".") > depth:
+                best, depth = i, prefix.count(".")
+    return best
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    return [f"{a} ({LAYERS[layer(a)][0]}) imports {b} ({LAYERS[layer(b)][0]})"
+            for a in sorted(graph) for b in sorted(graph[a]) if layer(b) > layer(a)]
+
+
+def games(root: Path) -> list[str]:
+    return sorted(p.parent.name for p in (root / "card_envs" / "games").glob("*/__init__.py"))
+
+
+def misplaced(root: Path) -> list[str]:
+    """Pieces of one game outside its room: a module or test at the top of batch/, agents/ or
+    tests/ named after a game or importing one game's rules, or a test named after another game
+    than the folder it sits in."""
+    names, found = games(root), []
+    for room in ROOMS:
+        for path in sorted((root / room).glob("*.py")):
+            stem = path.stem.removeprefix("test_")
+            named = [g for g in names if stem == g or stem.startswith(g + "_") or stem.endswith("_" + g)]
+            text = path.read_text()
+            reads = [g for g in names if re.search(rf"card_envs\.games\.{g}\b|card_envs\.games import {g}\b", text)]
+            if path.name.startswith("test_") and room == "tests":
+                found.append(f"{path.relative_to(root)}: a test outside a folder (tests/<game>/ or a shared one)")
+            elif named or (reads and room != "tests"):
+                found.append(f"{path.relative_to(root)}: {(named or reads)[0]}'s piece outside {room}/{(named or reads)[0]}/")
+    for path in sorted((root / "tests").glob("*/test_*.py")):
+        other = [g for g in names if g != path.parent.name and re.match(rf"test_({g})(_|$)", path.stem)
+                 and not any(path.parent.name == h and h.startswith(g) for h in names)]
+        if other:
+            found.append(f"{path.relative_to(root)}: {other[0]}'s test outside tests/{other[0]}/")
+    return found
+
+
 def long_files(root: Path) -> list[str]:
     out = []
-    for path in sorted((root / "card_envs").rglob("*.py")):
-        lines = len(path.read_text().splitlines())
-        if lines > MAX_LINES:
-            out.append(f"{path.relative_to(root)}: {lines} lines")
+    for folder in PACKAGES:
+        for path in sorted((root / folder).rglob("*.py")):
+            lines = len(path.read_text().splitlines())
+            if lines > MAX_LINES:
+                out.append(f"{path.relative_to(root)}: {lines} lines")
     return out
+
+
+def checkout_only_imports(root: Path) -> list[str]:
+    """Imports of the programs by their folder names (``import agents``, ``from train.ppo ...``):
+    they resolve only in a checkout's root, never in an installed wheel."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if any(part.startswith(".") or part in ("build", "runs") for part in path.relative_to(root).parts):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module] if isinstance(node, ast.ImportFrom) and not node.level and node.module else [])
+            found += [f"{path.relative_to(root)}:{node.lineno}: {name} (use card_envs.{name})"
+                      for name in names if name.split(".")[0] in PACKAGES and name.split(".")[0] != "card_envs"]
+    return found
 
 
 def test_no_import_circles():
@@ -124,27 +193,74 @@ def test_no_import_circles():
         " -> ".join(c) for c in found)
 
 
-def test_no_file_in_card_envs_passes_800_lines():
-    assert not long_files(ROOT), f"files above {MAX_LINES} lines (split them by concern): {long_files(ROOT)}"
+def test_layers_import_downwards_only():
+    found = upward_imports(import_graph(ROOT))
+    assert not found, "imports from a higher layer (DESIGN.md, Layers):\n" + "\n".join(found)
+
+
+def test_each_games_pieces_sit_in_its_own_package():
+    found = misplaced(ROOT)
+    assert not found, "one room per game (card_envs/batch/<game>/, agents/<game>/, tests/<game>/):\n" + "\n".join(found)
+
+
+def test_no_module_passes_700_lines():
+    assert not long_files(ROOT), f"modules above {MAX_LINES} lines (split them by concern): {long_files(ROOT)}"
+
+
+def test_the_programs_are_imported_by_their_installed_names():
+    found = checkout_only_imports(ROOT)
+    assert not found, "imports that work only in a checkout:\n" + "\n".join(found)
+
+
+def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    for folder in PACKAGES:
+        (tmp_path / folder).mkdir(exist_ok=True)
+    return tmp_path
 
 
 def test_the_walk_sees_lazy_and_relative_imports(tmp_path):
     """The checks themselves: a circle closed only by a function-level import is found, relative
     and ``from pkg import module`` forms count, and an unrelated import does not."""
-    pkg = tmp_path / "card_envs" / "games" / "g"
-    pkg.mkdir(parents=True)
-    for package in PACKAGES[1:]:
-        (tmp_path / package).mkdir()
-    (tmp_path / "card_envs" / "__init__.py").write_text("")
-    (tmp_path / "card_envs" / "games" / "__init__.py").write_text("")
-    (pkg / "__init__.py").write_text("from .game import G\n")
-    (pkg / "rules.py").write_text("import numpy\n\ndef f():\n    from card_envs.games.g import render\n")
-    (pkg / "render.py").write_text("from . import rules\n")
-    (pkg / "game.py").write_text("from card_envs.games.g import render, rules\n")
-    graph = import_graph(tmp_path)
+    g = "card_envs/games/g/"
+    root = _tree(tmp_path, {"card_envs/__init__.py": "", "card_envs/games/__init__.py": "",
+                            g + "__init__.py": "from .game import G\n",
+                            g + "rules.py": "import numpy\n\ndef f():\n    from card_envs.games.g import render\n",
+                            g + "render.py": "from . import rules\n",
+                            g + "game.py": "from card_envs.games.g import render, rules\n"})
+    graph = import_graph(root)
     assert graph["card_envs.games.g.game"] == {"card_envs.games.g.render", "card_envs.games.g.rules"}
     assert cycles(graph) == [["card_envs.games.g.render", "card_envs.games.g.rules", "card_envs.games.g.render"]]
-    (pkg / "rules.py").write_text("import numpy\n")
-    assert cycles(import_graph(tmp_path)) == []
-    (pkg / "rules.py").write_text("x = 1\n" * (MAX_LINES + 1))
-    assert long_files(tmp_path) == [f"card_envs/games/g/rules.py: {MAX_LINES + 1} lines"]
+    (root / g / "rules.py").write_text("import numpy\n")
+    assert cycles(import_graph(root)) == []
+    (root / g / "rules.py").write_text("x = 1\n" * (MAX_LINES + 1))
+    assert long_files(root) == [f"card_envs/games/g/rules.py: {MAX_LINES + 1} lines"]
+
+
+def test_the_checks_find_upward_imports_misplaced_pieces_and_checkout_imports(tmp_path):
+    root = _tree(tmp_path, {"card_envs/__init__.py": "", "card_envs/games/__init__.py": "",
+                            "card_envs/games/g/__init__.py": "", "card_envs/games/g/rules.py": "",
+                            "card_envs/batch/__init__.py": "", "card_envs/batch/base.py": "",
+                            "card_envs/batch/g/__init__.py": "", "agents/__init__.py": "",
+                            "train/__init__.py": "", "train/ppo.py": "from card_envs.agents import x\n",
+                            "tests/g/test_rules.py": "", "tests/envs/test_envs.py": ""})
+    assert upward_imports(import_graph(root)) == []
+    assert misplaced(root) == [] and checkout_only_imports(root) == []
+    (root / "card_envs/games/g/rules.py").write_text("from card_envs.batch import base\n")
+    (root / "card_envs/batch/base.py").write_text("def f():\n    from card_envs.train import ppo\n")
+    assert upward_imports(import_graph(root)) == [
+        "card_envs.batch.base (batch) imports card_envs.train.ppo (programs)",
+        "card_envs.games.g.rules (rules) imports card_envs.batch.base (batch)"]
+    (root / "card_envs/batch/g_kernels.py").write_text("")
+    (root / "agents/greedy.py").write_text("from card_envs.games.g.rules import X\n")
+    (root / "tests/test_loose.py").write_text("")
+    (root / "tests/envs/test_g_rules.py").write_text("")
+    assert misplaced(root) == ["card_envs/batch/g_kernels.py: g's piece outside card_envs/batch/g/",
+                               "agents/greedy.py: g's piece outside agents/g/",
+                               "tests/test_loose.py: a test outside a folder (tests/<game>/ or a shared one)",
+                               "tests/envs/test_g_rules.py: g's test outside tests/g/"]
+    (root / "examples.py").write_text("from train.ppo import main\nimport agents\n")
+    assert checkout_only_imports(root) == ["examples.py:1: train.ppo (use card_envs.train.ppo)",
+                                           "examples.py:2: agents (use card_envs.agents)"]
