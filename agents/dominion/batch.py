@@ -1,9 +1,9 @@
-"""`act_batch` of the Dominion bots (agents/dominion.py): `DominionBot.act` compiled with numba.
+"""`act_batch` of the Dominion bots (agents/dominion/bots.py): `DominionBot.act` compiled with numba.
 
 The trainer asks the scripted agents for hundreds of decisions at a time (opponents, teacher
 labels, cloning games); in Python each costs a dozen small numpy calls. The kernel below is `act`
 row by row over the batch: every decision kind answered by the same rule as `act`, each bot's buy
-priorities read from a table (agents/dominion.py's `BUY_RULES`: one row per entry of its
+priorities read from a table (agents/dominion/bots.py's `BUY_RULES`: one row per entry of its
 `priorities`, made of the tests below), and the same float operations in the same order, so that
 ties break alike (tests/dominion/test_act_batch.py checks it decision by decision against `act`).
 This module does not import the bots: they pass their tables and say which row plays each
@@ -71,7 +71,7 @@ KIND_RULE = np.array([next(r for r, kinds in RULE_OF_KIND.items() if kind in kin
 
 
 # The bots' data, passed to the kernel as one tuple (not as numba globals, which a cached compile
-# would keep after agents/dominion.py changes), in this order:
+# would keep after agents/dominion/bots.py changes), in this order:
 TABLE_NAMES = ("values", "flags", "action_order", "kind_rule", "modes", "rules", "num_rules", "overrides",
                "catapult_trash", "gains")
 VALUES, FLAGS, ACTION_ORDER_T, KIND_RULE_T, MODES, RULES, NUM_RULES, OVERRIDES, CATAPULT_TRASH, GAINS = range(10)

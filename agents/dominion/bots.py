@@ -16,7 +16,7 @@ of the deck, hide and take the dearest card, keep Miller's best card, no rotatin
 
 `act_batch` makes the same decisions for a batch, compiled with numba: each bot's buy priorities
 are also a table (`BUY_RULES`, at the end of this module), which the kernel in
-agents/dominion_batch.py reads with the other rules' data (`TABLES`).
+agents/dominion/batch.py reads with the other rules' data (`TABLES`).
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ class DominionBot(Policy):
         return self._tier3(kind, v, legal, mask, cards)
 
     def act_batch(self, observations, action_masks, rng) -> np.ndarray:
-        """`act` on every row, compiled with numba (agents/dominion_batch.py); `act` per row
+        """`act` on every row, compiled with numba (agents/dominion/batch.py); `act` per row
         without numba, or for a subclass whose rules have no compiled table."""
         tables = TABLES if type(self) in BOT_ID or type(self) is DominionHeuristic else None
         return compiled.act_batch(self, observations, action_masks, rng, tables, self._table_rows)
@@ -333,7 +333,7 @@ class DominionHeuristic(DominionBot):
 
 
 
-# ----- act_batch: the bots' rules as tables, which agents/dominion_batch.py's kernel reads -------
+# ----- act_batch: the bots' rules as tables, which agents/dominion/batch.py's kernel reads -------
 def _money_rules(province_money: int) -> list[tuple]:
     """`money_rules`."""
     return [("Province", MONEY_ABOVE, None, province_money), ("Duchy", PROVINCES_AT_MOST, None, 4),

@@ -1,4 +1,4 @@
-"""`act_batch` of Split the Hoard's scripted agent (agents/split_the_hoard.py): `act` compiled with numba.
+"""`act_batch` of Split the Hoard's scripted agent (agents/split_the_hoard/heuristic.py): `act` compiled with numba.
 
 The trainer asks the scripted agent for hundreds of decisions at a time (opponents, teacher labels,
 cloning games); in Python each costs about a dozen position values (`_worth`), each a softmax over
@@ -8,9 +8,9 @@ with the same float64 operations in the same order (sums from the first term, `m
 `pow` for ``**``, sorted orders and first-maximum ties as Python's), so that equal positions compare
 equal and ties break alike (tests/split_the_hoard/test_act_batch.py checks it decision by decision
 against `act`). The card list, Titles and the agent's parameters come in as tables
-(`SplitTheHoardHeuristic._tables`, laid out as agents/split_the_hoard_layout.py says); these
+(`SplitTheHoardHeuristic._tables`, laid out as agents/split_the_hoard/layout.py says); these
 modules do not import the agent. The observation is read and positions valued in
-agents/split_the_hoard_worth.py; this module decides. Where `act` raises (no legal card to
+agents/split_the_hoard/worth.py; this module decides. Where `act` raises (no legal card to
 choose, an ability with no effect), the kernel answers `ERROR` and `act` is run on that row to
 raise its own error; in the few positions the rules never ask where `act` answers by
 Python's negative indexing (a BUY_SLOT with other actions legal than the three Negotiate Cards),

@@ -476,7 +476,7 @@ class SplitTheHoardHeuristic(Policy):
         return self._decide(f, int(f["v"]["decision"].argmax()), legal)
 
     def act_batch(self, observations, action_masks, rng) -> np.ndarray:
-        """`act` on every row, compiled with numba (agents/split_the_hoard_batch.py); `act` per row
+        """`act` on every row, compiled with numba (agents/split_the_hoard/batch.py); `act` per row
         without numba, for a subclass (its overrides have no compiled twin), or for a cards file
         with more than `MAX_MOD_VALUES` distinct modifier ranks."""
         tables = self._tables() if type(self) is SplitTheHoardHeuristic else None
@@ -562,7 +562,7 @@ def _best(options) -> tuple[float, int]:
     return max(options, key=lambda o: (o[0], -o[1]))
 
 
-# ----- act_batch: the agent's tables, which agents/split_the_hoard_batch.py's kernel reads ---------
+# ----- act_batch: the agent's tables, which agents/split_the_hoard/batch.py's kernel reads ---------
 MAX_MOD_VALUES = 12  # distinct modifier ranks the kernel's table of `_run_from`'s orders holds (2 ** this rows)
 
 

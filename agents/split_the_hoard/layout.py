@@ -1,6 +1,6 @@
 """The layout of the tables and the row state of Split the Hoard's compiled `act_batch`
-(agents/split_the_hoard_batch.py): the effect and criterion codes, the observation pieces read,
-the tables' order (built by agents/split_the_hoard.py's `_kernel_tables`) and the row state's
+(agents/split_the_hoard/batch.py): the effect and criterion codes, the observation pieces read,
+the tables' order (built by agents/split_the_hoard/heuristic.py's `_kernel_tables`) and the row state's
 arrays (`row_state`), shared by the kernel's modules."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ HIGH, LOW, RUN, BALANCE, MOST_COINS = (STARTING_CRITERIA.index(c) for c in (
 K_OF, ALL_OF, DISTINCT, MAX_RANK, COINS_VS, COINS_AT_MOST, ICONS = range(len(HIDDEN_CRITERIA))
 if tuple(HIDDEN_CRITERIA) != ("k_of", "all_of", "distinct_names", "max_rank", "coins_vs_treasures", "coins_at_most",
                               "icons"):
-    raise ImportError("agents/split_the_hoard_layout.py numbers the hidden Title criteria in another order")
+    raise ImportError("agents/split_the_hoard/layout.py numbers the hidden Title criteria in another order")
 
 # The observation pieces the agent reads, in the order of `offsets`.
 PIECES = ("decision", "classes", "coins", "treasures", "offers", "offer_coins", "hand", "hidden_title", "seen_held",

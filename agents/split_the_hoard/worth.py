@@ -1,5 +1,5 @@
 """Reading an observation and valuing a position in Split the Hoard's compiled `act_batch`
-(agents/split_the_hoard_batch.py): `_read` and `_worth` of agents/split_the_hoard.py, with the
+(agents/split_the_hoard/batch.py): `_read` and `_worth` of agents/split_the_hoard/heuristic.py, with the
 same float64 operations in the same order (that module's docstring says why), and the cache of
 criterion values by ranked holdings that `_worth` reads."""
 
@@ -397,7 +397,7 @@ try:
     from numba import njit
 except ImportError:  # numba is in the train and batch extras; without it `act` runs per row
     pass
-else:  # without numba's runtime: see agents/split_the_hoard_batch.py
+else:  # without numba's runtime: see agents/split_the_hoard/batch.py
     for _name in INLINED + CALLED:
         globals()[_name] = njit(cache=True, _nrt=False, inline="always" if _name in INLINED else "never")(
             globals()[_name])

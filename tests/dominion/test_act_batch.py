@@ -1,4 +1,4 @@
-"""The compiled `act_batch` of Dominion's scripted agents (agents/dominion_batch.py) against their
+"""The compiled `act_batch` of Dominion's scripted agents (agents/dominion/batch.py) against their
 `act`, decision by decision: on positions of games of every kingdom preset and random kingdoms
 with 2, 3 and 4 players, played by a mix of the bots and random moves, and on positions made from
 them for every decision kind (those that play reaches rarely or never, and rules that have no

@@ -1,4 +1,4 @@
-"""Dominion's scripted bots (agents/dominion.py): built by name, full legal games on every preset
+"""Dominion's scripted bots (agents/dominion/bots.py): built by name, full legal games on every preset
 kingdom from the observation alone, their buy rules visible in what they own, and the known
 orderings in small deterministic matches."""
 

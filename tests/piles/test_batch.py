@@ -57,7 +57,7 @@ def test_lemire_is_numpys_integers():
     assert lemire(torch.tensor([high << 32]), torch.tensor([3])).tolist() == [1]
     assert lemire(torch.tensor([(high << 32) + 5]), torch.tensor([3])).tolist() == [0]  # accepted
     if batch.has_numba():
-        from card_envs.batch.cpu import _lemire
+        from card_envs.batch.piles.kernels import _lemire
 
         assert _lemire(high << 32, 3) == 1 and _lemire((high << 32) + 5, 3) == 0
         assert [_lemire(w, n) for w, n in zip(np.array(words, dtype=np.uint64).view(np.int64), sizes)] == want

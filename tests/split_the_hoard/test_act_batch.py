@@ -1,4 +1,4 @@
-"""The compiled `act_batch` of Split the Hoard's scripted agent (agents/split_the_hoard_batch.py)
+"""The compiled `act_batch` of Split the Hoard's scripted agent (agents/split_the_hoard/batch.py)
 against its `act`, decision by decision: on positions of games with 2-5 players (and
 ``class_powers="tiebreak_only"``, another cards file, other parameters) played by random moves and
 by the agent itself (whole games: the later, richer positions too), and on positions made from

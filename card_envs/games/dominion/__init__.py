@@ -73,7 +73,7 @@ victims (which card to keep hidden) and Sorcerer's victims (naming a card) decid
 the turn player's turn (in turn order from his left). The engine never calls an agent back: every
 pending decision is part of the state (a task stack, see ``snapshot.py``).
 
-Scripted baselines (``agents/dominion.py``, acting from the observation alone): ``heuristic``
+Scripted baselines (``agents/dominion/bots.py``, acting from the observation alone): ``heuristic``
 (Witch-BM where Witch is in the Supply, else Smithy-BM, else Catapult/Rocks-BM, else the
 Townsfolk/Forts probe, else Big Money Ultimate) and the named bots ``bmu``, ``smithy_bm``,
 ``big_smithy``, ``witch_bm``, ``catapult_bm``, ``townsfolk_bm`` (tier 3: a few Townsfolk and Forts
