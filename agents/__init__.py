@@ -10,6 +10,7 @@
 | a name in ``NAMED[game]`` | one of the game's further named scripted bots (`named_bots`), below |
 | ``ismcts`` / ``ismcts:iterations=200,exploration=0.7,rollout_depth=20`` | information-set MCTS (`card_envs.agents.ismcts.ISMCTS`) |
 | a path ending in ``.pt`` | a trained checkpoint (`card_envs.agents.neural.NeuralPolicy`), checked against the game; it observes with the observation options it was trained on (`card_envs.agents.neural.OwnObservationPolicy` where the game's differ) |
+| ``shipped:<env_id>`` | the game's shipped checkpoint (e.g. ``shipped:illimat_v0``; `card_envs.agents.shipped.checkpoint_path`), from any folder |
 
 A game's named scripted bots (`NAMED`; batched, from observations, like ``heuristic``):
 
@@ -36,15 +37,16 @@ from __future__ import annotations
 
 import importlib
 import math
-from pathlib import Path
 from typing import Any
 
 from card_envs.agents.ismcts import SearchPolicy
 from card_envs.agents.policy import Policy, RandomPolicy
+from card_envs.agents.shipped import checkpoint_path, is_checkpoint, shipped_names
 from card_envs.core.game import Game
 
-__all__ = ["NAMED", "Policy", "RandomPolicy", "SearchPolicy", "baseline_names", "make_policy", "named_bots",
-           "named_bots_text", "opponent_names", "parse_spec", "policy_names"]
+__all__ = ["NAMED", "Policy", "RandomPolicy", "SearchPolicy", "baseline_names", "checkpoint_path", "is_checkpoint",
+           "make_policy", "named_bots", "named_bots_text", "opponent_names", "parse_spec", "policy_names",
+           "shipped_names"]
 
 # game name -> "module:Class" of its scripted agent, constructed with the Game.
 SCRIPTED = {"three_piles": "card_envs.agents.three_piles.heuristic:ThreePilesHeuristic", "piles": "card_envs.agents.piles.heuristic:PilesHeuristic",
@@ -99,8 +101,10 @@ def baseline_names(game: Game) -> list[str]:
 def _accepted(game: Game) -> str:
     options = ", ".join(f"{k}=<{t.__name__}>" for k, t in SEARCH["ismcts"][1].items())
     named = f", the {game.name} bots {named_bots(game)}" if named_bots(game) else ""
+    env_id = f"{game.name}_v{game.version}"
+    shipped = f", or its shipped checkpoint 'shipped:{env_id}'" if env_id in shipped_names() else ""
     return (f"{policy_names(game)} (batched baselines){named}, 'greedy', 'ismcts' or 'ismcts:{options}' "
-            "(search baselines), or a checkpoint path ending in .pt")
+            f"(search baselines), a checkpoint path ending in .pt{shipped}")
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -133,7 +137,7 @@ def _convert(spec: str, key: str, value: str, kind: type) -> Any:
 
 def make_policy(name: str, game: Game) -> Policy:
     """A policy by spec (see the module docstring); ValueError listing what is accepted otherwise."""
-    if name.endswith(".pt"):
+    if is_checkpoint(name):
         return _checkpoint_policy(name, game)
     base, options = parse_spec(name)
     if base in SEARCH:
@@ -159,10 +163,11 @@ def make_policy(name: str, game: Game) -> Policy:
 
 def _checkpoint_policy(path: str, game: Game) -> Policy:
     """The checkpoint's policy under ``game``'s rules, observing with the observation options it was
-    trained on (`Game.observation_options`); ValueError where its network does not fit them."""
+    trained on (`Game.observation_options`); ValueError where its network does not fit them. ``path``
+    is a file or ``shipped:<env_id>`` (`checkpoint_path`)."""
     from card_envs.agents.neural import NeuralPolicy, OwnObservationPolicy  # torch is imported only for checkpoints
 
-    if not Path(path).is_file():
+    if not checkpoint_path(path).is_file():  # ValueError listing the shipped names for an unknown shipped: one
         raise ValueError(f"no checkpoint file at {path!r}")
     env_id = f"{game.name}_v{game.version}"
     policy = NeuralPolicy.from_checkpoint(path, env_id)

@@ -42,6 +42,7 @@ from torch.nn import functional as F
 
 import card_envs
 from card_envs.agents.policy import Policy, StatePolicy
+from card_envs.agents.shipped import checkpoint_path
 from card_envs.core.files import atomic_write
 from card_envs.core.snapshot import show
 
@@ -222,8 +223,9 @@ def save_checkpoint(path: str | Path, checkpoint: dict[str, Any]) -> None:
 
 
 def load_checkpoint(path: str | Path, env_id: str | None = None) -> dict[str, Any]:
-    """Load a checkpoint with ``weights_only=True``; with ``env_id``, refuse one for another env."""
-    path = Path(path)
+    """Load a checkpoint with ``weights_only=True``; with ``env_id``, refuse one for another env.
+    ``path`` is a file or a shipped checkpoint's name, ``shipped:<env_id>`` (`checkpoint_path`)."""
+    path = checkpoint_path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no checkpoint at {path}")
     checkpoint = _torch_load(path)

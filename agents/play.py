@@ -37,8 +37,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     human.add_argument("--seat", type=int, default=None, help="your seat (default 0, or the --resume file's)")
     human.add_argument("--opponent", default=None, metavar="SPEC",
                        help="the policy of every other seat (card_envs.agents.make_policy: random, heuristic, greedy, "
-                            "ismcts, a game's named bot, a .pt checkpoint); default: heuristic where the game "
-                            "has one, else random, or the --resume file's")
+                            "ismcts, a game's named bot, a .pt checkpoint or shipped:<env_id>); default: "
+                            "heuristic where the game has one, else random, or the --resume file's")
     human.add_argument("--config", default=None, metavar="JSON",
                        help='game arguments as JSON, e.g. \'{"num_players": 3}\' (default: the game\'s defaults)')
     human.add_argument("--resume", metavar="FILE", help="go on with a game saved by 'quit' (implies --human)")

@@ -2,10 +2,12 @@
 
 A player is ``random``, ``greedy``, ``heuristic``, a game's named scripted bot (``agents.NAMED``,
 e.g. Dominion's ``bmu``, ``smithy_bm``, ``witch_bm``), ``ismcts`` / ``ismcts:iterations=200``
-(options: iterations, exploration, rollout_depth), a checkpoint file (``.pt``), or a checkpoint
-folder (``runs/<run>/checkpoints``: every ``step_*.pt`` in it, for a rating curve over training steps).
+(options: iterations, exploration, rollout_depth), a checkpoint file (``.pt``), a shipped checkpoint
+(``shipped:<env_id>``, e.g. ``shipped:illimat_v0``), or a checkpoint folder (``runs/<run>/checkpoints``:
+every ``step_*.pt`` in it, for a rating curve over training steps).
 
     python -m card_envs.evaluate three_piles_v0 heuristic random                      # head-to-head
+    python -m card_envs.evaluate illimat_v0 shipped:illimat_v0 heuristic lookahead    # the shipped checkpoint
     python -m card_envs.evaluate piles_v0 random greedy heuristic ismcts --deals 200  # round-robin
     python -m card_envs.evaluate three_piles_v0 --gauntlet runs/mine/checkpoints/latest.pt   # vs every baseline
     python -m card_envs.evaluate three_piles_v0 runs/mine/checkpoints heuristic greedy       # rating vs step
@@ -13,8 +15,8 @@ folder (``runs/<run>/checkpoints``: every ``step_*.pt`` in it, for a rating curv
     python -m card_envs.evaluate three_piles_v0 --exploit runs/mine/checkpoints/latest.pt --exploit-steps 30000000
 
 Two players: head-to-head; more: round-robin (every pair; two checkpoints of the same folder are
-not paired); ``--gauntlet P``: P (a file or a folder) against each listed player, or every
-baseline when none is listed; ``--exploit P``: train ``--attempts`` fresh agents against P alone
+not paired); ``--gauntlet P``: P (a file, a shipped checkpoint or a folder) against each listed
+player, or every baseline when none is listed; ``--exploit P``: train ``--attempts`` fresh agents against P alone
 (P plays every other team's seats, frozen), sharing ``--minutes`` (or ``--exploit-steps``), then
 play each against P, random and the scripted agent: the strongest exploiter's win rate, among
 those that beat random, measures how exploitable P is (`card_envs.evaluate.exploit`); P may also be a
@@ -38,6 +40,7 @@ from pathlib import Path
 
 import card_envs
 from card_envs.agents import baseline_names, named_bots_text, opponent_names, policy_names
+from card_envs.agents.shipped import SHIPPED, is_checkpoint, shipped_names
 from card_envs.core.extras import require
 from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, check_opponents, start_of, summarise, train_exploiters,
                               warnings)
@@ -55,18 +58,19 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m card_envs.evaluate", description=__doc__.replace("``", ""), formatter_class=_Formatter,
         usage="%(prog)s env_id [player ...] [--gauntlet CHECKPOINT] [--option VALUE ...]  (--help lists them)",
         epilog="Players: random, greedy, heuristic, ismcts[:iterations=N,exploration=C,rollout_depth=D], "
-               f"a game's named scripted bots ({named_bots_text()}), a checkpoint .pt file, or a checkpoint "
-               "folder.")
+               f"a game's named scripted bots ({named_bots_text()}), a checkpoint .pt file, a shipped checkpoint "
+               f"({', '.join(SHIPPED + name for name in shipped_names())}), or a checkpoint folder.")
     parser.add_argument("env_id", choices=card_envs.list_envs(), help="registered env id")
     parser.add_argument("players", nargs="*", help="two or more players (with --gauntlet: its opponents)")
     parser.add_argument("--gauntlet", metavar="CHECKPOINT",
-                        help="play this checkpoint (file or folder) against each listed player, or against "
-                             "every baseline (random, greedy, heuristic, the game's named bots, ismcts: "
-                             "an ismcts game costs about 1 CPU s on 3 Piles, 15 on Split the Hoard, 50 on "
-                             "Dominion, 90 on Illimat; list the opponents to leave it out)")
+                        help="play this checkpoint (file, shipped:<env_id> or folder) against each listed "
+                             "player, or against every baseline (random, greedy, heuristic, the game's named "
+                             "bots, ismcts: an ismcts game costs about 1 CPU s on 3 Piles, 15 on Split the "
+                             "Hoard, 50 on Dominion, 90 on Illimat; list the opponents to leave it out)")
     parser.add_argument("--exploit", metavar="CHECKPOINT",
-                        help="train --attempts best-response agents against this checkpoint file (or a scripted "
-                             "agent: random, heuristic, a named bot, for comparison), then play each against it")
+                        help="train --attempts best-response agents against this checkpoint (a file or "
+                             "shipped:<env_id>; or a scripted agent: random, heuristic, a named bot, for "
+                             "comparison), then play each against it")
     parser.add_argument("--minutes", type=float, default=None,
                         help="--exploit: training time of all the exploiters together, shared evenly by the "
                              "--attempts, one after another (10 when neither budget is given); time-bounded, "
@@ -170,7 +174,7 @@ def require_extras(args: argparse.Namespace, program: str) -> None:
     specs = [s for s in (*args.players, args.gauntlet, args.exploit) if s is not None]
     if args.exploit is not None:
         require(program, "train", "torch", "tensorboard")
-    elif any(s.endswith(".pt") or Path(s).is_dir() for s in specs):
+    elif any(is_checkpoint(s) or Path(s).is_dir() for s in specs):
         require(program, "train", "torch")
 
 

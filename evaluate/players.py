@@ -1,4 +1,5 @@
-"""Players of an evaluation: baseline specs, checkpoint files and checkpoint folders."""
+"""Players of an evaluation: baseline specs, checkpoint files, shipped checkpoints (``shipped:<env_id>``)
+and checkpoint folders."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from card_envs.agents import make_policy
+from card_envs.agents.shipped import SHIPPED, checkpoint_path
 from card_envs.core.game import Game
 
 STEP_FILE = re.compile(r"^step_(\d+)\.pt$")
@@ -14,9 +16,10 @@ STEP_FILE = re.compile(r"^step_(\d+)\.pt$")
 
 @dataclass(frozen=True)
 class Player:
-    """One rated entity. ``spec`` is what `card_envs.agents.make_policy` builds (a name or a .pt path)."""
+    """One rated entity. ``spec`` is what `card_envs.agents.make_policy` builds (a name or a .pt path;
+    a shipped checkpoint's is its file, its label ``shipped:<env_id>``)."""
 
-    label: str  # shown in tables: "heuristic", "ismcts:iterations=200", "mine@120000"
+    label: str  # shown in tables: "heuristic", "ismcts:iterations=200", "mine@120000", "shipped:illimat_v0"
     spec: str
     group: str | None = None  # the checkpoint folder it came from (its rating curve), else None
     step: int | None = None  # training step of a checkpoint from a folder
@@ -31,7 +34,10 @@ def _run_name(folder: Path) -> str:
 
 def expand(spec: str) -> list[Player]:
     """A player spec -> players: a checkpoint folder gives one player per ``step_*.pt`` in it
-    (by step; ``latest.pt`` is a copy of the last one and is skipped)."""
+    (by step; ``latest.pt`` is a copy of the last one and is skipped); ``shipped:<env_id>`` gives
+    the shipped checkpoint's file, labelled with that name (ValueError listing them where unknown)."""
+    if spec.startswith(SHIPPED):
+        return [Player(spec, str(checkpoint_path(spec)))]
     path = Path(spec)
     if path.is_dir():
         found = sorted((int(m.group(1)), p) for p in path.iterdir() if (m := STEP_FILE.match(p.name)))

@@ -92,14 +92,14 @@ def check_parses(module: str, parse, commands: list[tuple[str, list[str]]]) -> N
 def test_documented_train_commands_parse():
     from card_envs.train.ppo import parse_args
 
-    commands = documented_argvs("train")
+    commands = documented_argvs("card_envs.train")
     assert len(commands) >= 8  # the finder still finds them (the bare `python3 -m card_envs.train` too)
-    check_parses("train", lambda argv: parse_args(argv)[0].validate(), commands)
+    check_parses("card_envs.train", lambda argv: parse_args(argv)[0].validate(), commands)
 
 
 def test_documented_evaluate_commands_parse():
     from card_envs.evaluate.__main__ import parse_args
 
-    commands = [(path, argv) for path, argv in documented_argvs("evaluate") if argv]  # bare: named in prose
+    commands = [(path, argv) for path, argv in documented_argvs("card_envs.evaluate") if argv]  # bare: named in prose
     assert len(commands) >= 30
-    check_parses("evaluate", parse_args, commands)
+    check_parses("card_envs.evaluate", parse_args, commands)
