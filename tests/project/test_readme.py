@@ -62,7 +62,7 @@ def documented_commands(module: str) -> dict[str, str]:
         fence = r"```\w*\n(.*?)```"
         spans = re.findall(r"`([^`]+)`", re.sub(fence, "", text, flags=re.S))  # inline code outside the blocks
         for block in re.findall(fence, text, re.S):
-            spans += block.splitlines()
+            spans += re.sub(r"\\\n", " ", block).splitlines()  # a line ending in \ goes on on the next
         for span in spans:
             command = " ".join(span.split(" # ")[0].split()).split(" && ")[-1]
             if re.fullmatch(rf"python3? -m {re.escape(module)}( .*)?", command):
