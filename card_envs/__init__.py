@@ -10,10 +10,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from card_envs.core.registry import EnvSpec, list_envs, make_game, register, spec
+from card_envs.core import registry as _registry
+from card_envs.core.registry import EnvSpec, list_envs, make_game, spec
 
 __all__ = ["EnvSpec", "list_envs", "make", "make_game", "raw_env", "register", "spec"]
 __version__ = "0.1.0"
+
+
+def register(env_spec: EnvSpec) -> None:
+    """Make ``env_spec.id`` known to `make`, `raw_env`, `make_game` and `list_envs` (whose ids the
+    shared tests run, in each of ``env_spec.test_configs``) and, where it has a ``gym_id``, to
+    ``gymnasium.make(env_spec.gym_id)``; ValueError if the id is taken. The games of the package
+    are registered below; a game outside it registers itself the same way, in each process that
+    uses it (docs/adding_a_game.md)."""
+    _registry.register(env_spec)
+    if env_spec.gym_id:
+        from card_envs.gym import register_all
+
+        register_all({env_spec.id: env_spec.gym_id})
+
 
 register(EnvSpec(
     "three_piles_v0", "card_envs.games.three_piles:ThreePilesGame", gym_id="card_envs/ThreePiles-v0",
@@ -54,13 +69,3 @@ def make(env_id: str, **config: Any):
     from card_envs.aec import OrderEnforcing
 
     return OrderEnforcing(raw_env(env_id, **config))
-
-
-def _register_gymnasium_envs() -> None:
-    """``gymnasium.make(gym_id, opponents=...)`` for every game: see `card_envs.gym`."""
-    from card_envs.gym import register_all
-
-    register_all({env_id: spec(env_id).gym_id for env_id in list_envs() if spec(env_id).gym_id})
-
-
-_register_gymnasium_envs()
