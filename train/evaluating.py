@@ -15,6 +15,9 @@ core (``python -m card_envs.evaluate``'s runner): once training ends nothing els
 final evaluation is the longest (on Illimat, 17 minutes in one process). Given a time limit
 (``until``: a run on ``--max-minutes``), it stops between chunks of deals and rates the policy on
 the deals played (``games_vs_<baseline>`` says how many games).
+
+`Evaluations` is the trainer's side (`card_envs.train.ppo.Trainer` is one): when the periodic
+evaluations fall due and go to the evaluator, the final one, and how their results are logged.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import queue
 import signal
 import sys
 import threading
+import time
 
 import numpy as np
 import torch
@@ -35,8 +39,9 @@ from card_envs.agents.match import rotated_match, wilson_interval, win_draw_loss
 from card_envs.agents.neural import ActorCritic, NeuralPolicy
 from card_envs.evaluate.ratings import bradley_terry
 from card_envs.evaluate.players import Player
-from card_envs.evaluate.runner import distinct_rotations, play_pairings, seating_pattern
+from card_envs.evaluate.runner import available_cores, distinct_rotations, play_pairings, seating_pattern
 from card_envs.train.acting import make_network, start_ignoring_stop_signals
+from card_envs.train.timeplan import seconds_text
 
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
 
@@ -221,3 +226,83 @@ def _evaluator_main(args, jobs, done) -> None:
             done.put((step, RuntimeError(f"{type(error).__name__}: {error}"), None))
             raise
         done.put((step, results, baselines))
+
+
+class Evaluations:
+    """The Trainer's evaluations (`card_envs.train.ppo.Trainer`, of which this is a part): the
+    periodic ones, played by its ``evaluator`` (an `EvalProcess`) or in the learner, and the final
+    one, logged under ``eval/`` and kept in ``last_eval``."""
+
+    def evaluate(self, deals: int) -> dict[str, float]:
+        """Greedy policy vs each baseline over the same seed list every time (comparable curves);
+        the baselines' own match, for the Elo, is played once per run."""
+        results, self.baseline_results = evaluate_policy(self.game, self.network, deals, self.baseline_results)
+        self.network.train()
+        return results
+
+    def stop_evaluator(self) -> None:
+        if self.evaluator is not None:
+            self.evaluator.close()
+            self.evaluator = None
+
+    def _periodic_eval(self, writer) -> None:
+        """Log what the evaluator finished; start a due evaluation (in the learner without one)."""
+        if self.evaluator is None:
+            if self.eval_due:
+                self._log_eval(writer)
+                self.eval_due = False
+            return
+        self._log_finished(writer, self.evaluator.poll())
+        if self.eval_due and self.evaluator.submit(self.step, self.network.state_dict()):
+            self.eval_due = False
+
+    def _finish_periodic_evals(self, writer, out_of_time: bool) -> None:
+        """Log the periodic evaluation in flight and stop the evaluator. Where the run ended on
+        --max-minutes, one not yet finished is dropped instead: the final evaluation supersedes it
+        and needs the time left (on Illimat a starved one held the end of an hour's run 14 minutes)."""
+        if self.evaluator is None:
+            return
+        self._log_finished(writer, self.evaluator.poll(wait=not out_of_time))
+        if self.evaluator.busy:
+            print("--max-minutes reached: the periodic evaluation in flight is dropped; the final one follows")
+        self.stop_evaluator()
+
+    def _log_finished(self, writer, finished) -> None:
+        for step, results, baselines in finished:
+            self.baseline_results = baselines  # the final evaluation's Elo reuses their match
+            self._write_eval(writer, results, step)
+
+    def _final_eval(self, writer) -> None:
+        """`card_envs.evaluate` of the saved checkpoint over ``final_eval_deals``, in one process per core
+        when it is longer than a chunk (a pool takes seconds to start); on --max-minutes, within
+        its share (`TimePlan`), over fewer deals where they do not fit."""
+        deals, began = self.args.final_eval_deals, time.perf_counter()
+        workers = available_cores() if deals > FINAL_CHUNK else 1
+        results, self.baseline_results = evaluate_checkpoint(
+            self.args.env_id, self.game.config, str(self.last_checkpoint), deals, self.baseline_results, workers,
+            progress=self.args.progress, until=began + self.plan.final_eval_seconds)
+        self.final_deals = results[f"games_vs_{policy_names(self.game)[0]}"] // games_per_deal(self.game)
+        if self.final_deals < deals:
+            print(f"--max-minutes: the final evaluation stopped at its share of it "
+                  f"({seconds_text(self.plan.final_eval_seconds)}): {self.final_deals:,} of the {deals:,} deals asked")
+        self._write_eval(writer, results, self.step)
+
+    def _log_eval(self, writer, deals: int | None = None) -> None:
+        self._write_eval(writer, self.evaluate(deals or self.args.eval_deals), self.step)
+
+    def _write_eval(self, writer, results: dict[str, float], step: int) -> None:
+        self.last_eval = results
+        if writer is not None:
+            for name, value in results.items():
+                writer.add_scalar(f"eval/{name}", value, step)
+            writer.flush()
+
+    def _postfix(self, sps: float) -> str:
+        text = f"{self.step:,} steps | SPS {sps:,.0f}" if self.args.max_minutes else f"SPS {sps:,.0f}"
+        for name in policy_names(self.game):
+            if f"win_rate_vs_{name}" in self.last_eval:
+                low, high = (self.last_eval[f"win_rate_vs_{name}_ci_{s}"] for s in ("low", "high"))
+                text += f" | vs {name} {self.last_eval[f'win_rate_vs_{name}']:.3f} [{low:.2f}, {high:.2f}]"
+        if "elo" in self.last_eval:
+            text += f" | Elo {self.last_eval['elo']:.0f}"
+        return text

@@ -6,7 +6,9 @@
     python -m card_envs.train illimat_v0 --init-from agents/checkpoints/illimat_v0.pt   # fine-tune a checkpoint
     tensorboard --logdir runs
 
-How it works (in the spirit of CleanRL's single-file PPO):
+How it works (in the spirit of CleanRL's single-file PPO: the loop is this file; its options and command
+line are `card_envs.train.options`, its time limit `card_envs.train.timeplan`, its checkpoints
+`card_envs.train.checkpoints` and its evaluations `card_envs.train.evaluating`):
 
 - ``num_games`` games are stepped together; in each, one seat must act, and one batched forward
   pass serves every seat that the learner controls. ``--engine batch`` steps them with the game's
@@ -36,7 +38,7 @@ How it works (in the spirit of CleanRL's single-file PPO):
 - The loss of a minibatch is one function (`card_envs.train.loss`); ``--compile`` hands it to
   torch.compile, which fuses its forward and backward passes (where the learner, not the games,
   limits the speed: 3 Piles on the batched engine).
-- ``--max-minutes`` bounds the whole run (`TimePlan`): training has 90% of it (cloning at most half
+- ``--max-minutes`` bounds the whole run (`timeplan.TimePlan`): training has 90% of it (cloning at most half
   of that: as many of the teacher's games as fit, the fit cut short at the end), the final
   evaluation 10% (as many deals as fit, at least a chunk of each pairing). The progress bar then
   counts seconds, to the end of training.
@@ -57,15 +59,9 @@ and not counted); SPS counts all seats' steps, learner and opponents.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
-import json
-import math
-import os
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -75,282 +71,21 @@ from torch import nn
 from tqdm import tqdm
 
 import card_envs
-from card_envs.agents import make_policy, named_bots_text, opponent_names, policy_names
-from card_envs.agents.neural import active_columns, load_checkpoint, network_from_checkpoint, save_checkpoint
+from card_envs.agents import policy_names
+from card_envs.agents.neural import active_columns, load_checkpoint
 from card_envs.evaluate.report import check_writable
-from card_envs.evaluate.runner import available_cores
-from card_envs.train.acting import (COMPUTE_DTYPES, ENGINES, Rollout, game_engine, make_actor, make_network,
-                          resolve_compute_dtype, torch_dtype)
-from card_envs.train.configs import DEFAULTS
-from card_envs.train.loss import compiled, minibatch_loss
-from card_envs.train.policy_terms import mask_offsets
-from card_envs.train.pretrain import check_scored_teacher, clone, student_games, teacher_games, workers_for
+from card_envs.train.acting import Rollout, make_actor, make_network, torch_dtype
+from card_envs.train.checkpoints import Checkpoints, resumed_args
 from card_envs.train.evaluating import (  # noqa: F401 - elo_ratings: public here too
-    FINAL_CHUNK, EvalProcess, elo_ratings, evaluate_checkpoint, evaluate_policy, games_per_deal)
-
-
-# Under --max-minutes: the final evaluation's share of the limit (training, cloning included, has the
-# rest); cloning's share of the training time at most; the teacher's games' share of cloning's time
-# (the fit has the rest: Illimat's recipe spent 14.6 minutes on the games and 7.4 on the fit).
-# Illimat's hour (cloning 22 of 54 minutes, a final evaluation of 2) fits within these shares.
-FINAL_EVAL_SHARE = 0.1
-CLONING_SHARE = 0.5
-TEACHER_GAMES_SHARE = 2 / 3
-
-
-def training_seconds(max_minutes: float) -> float:
-    """The training time (cloning and PPO) of a run on ``--max-minutes`` (0: no limit, inf)."""
-    return 60 * max_minutes * (1 - FINAL_EVAL_SHARE) if max_minutes else math.inf
-
-
-@dataclass(frozen=True)
-class TimePlan:
-    """When each part of a run ends, in `time.perf_counter` seconds (inf: no time limit), from
-    ``--max-minutes`` and the training time already spent (a resumed run's)."""
-
-    teacher_games: float
-    cloning: float
-    training: float
-    final_eval_seconds: float  # from the final evaluation's start
-
-    @classmethod
-    def of(cls, max_minutes: float, trained_seconds: float, now: float) -> "TimePlan":
-        budget = training_seconds(max_minutes)
-        cloning = now + CLONING_SHARE * budget - trained_seconds
-        return cls(now + TEACHER_GAMES_SHARE * (cloning - now), cloning, now + budget - trained_seconds,
-                   60 * max_minutes * FINAL_EVAL_SHARE if max_minutes else math.inf)
-
-    @staticmethod
-    def wall(at: float) -> float:
-        """``at`` as a `time.time` (what another process can compare with)."""
-        return time.time() + (at - time.perf_counter())
-
-
-def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyword
-    if isinstance(default, (dict, list, tuple)):
-        return field(default_factory=lambda: type(default)(default), metadata={"help": help})
-    return field(default=default, metadata={"help": help})
-
-
-@dataclass
-class Args:
-    env_id: str = arg("three_piles_v0", "registered env id")
-    env_config: dict = arg({}, "game arguments as JSON, e.g. '{\"num_players\": 3}' (merged into the game's default)")
-    run_name: str = arg("", "the run's folder in runs_dir, a name without path separators "
-                            "(default: <env_id>__s<seed>__<time>)")
-    runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
-    seed: int = arg(1, "seeds deals, sampling and network initialisation")
-    total_steps: int = arg(2_000_000, "decisions to train for (all seats)")
-    max_minutes: float = arg(0.0, "also stop after this much wall time (in all, across resumes; 0: no limit): the "
-                                  "whole run, cloning and final evaluation included. Training (cloning and PPO) "
-                                  "has 90%% of it, the learning rate decaying to 0 by whichever limit comes first; "
-                                  "cloning at most half of that, its teacher's games two thirds of cloning's share "
-                                  "(fewer games than --pretrain-games where they do not fit); the final "
-                                  "evaluation 10%% (fewer deals than --final-eval-deals where they do not fit, "
-                                  f"but at least {FINAL_CHUNK} against each baseline)")
-    num_games: int = arg(128, "games stepped together")
-    num_steps: int = arg(32, "steps of every game per rollout")
-    hidden: tuple = arg((256, 256), "hidden layer widths")
-    critic: str = arg("observation", "value input: 'observation' (a head on the policy's trunk) or 'state' "
-                                     "(a separate network on the full game state and the seat: "
-                                     "training only, the policy still sees its observation alone)")
-    entity_heads: bool = arg(False, "score the game's entity actions (Illimat's cards) with one small network shared "
-                                    "by all of them, from each one's own observation entries (card_envs.agents.neural."
-                                    "EntityScorer), besides the policy head; for games that declare action_entities")
-    learning_rate: float = arg(3e-4, "Adam learning rate")
-    anneal_lr: bool = arg(True, "decay the learning rate linearly to 0")
-    gamma: float = arg(1.0, "discount per own decision")
-    gae_lambda: float = arg(0.95, "GAE lambda")
-    update_epochs: int = arg(2, "passes over each rollout")
-    num_minibatches: int = arg(4, "minibatches per pass")
-    clip_coef: float = arg(0.2, "PPO ratio clip")
-    ent_coef: float = arg(0.01, "entropy bonus")
-    vf_coef: float = arg(0.5, "value loss weight")
-    max_grad_norm: float = arg(0.5, "gradient norm clip")
-    opponent_share: float = arg(0.25, "share of games against the opponent pool (0 = pure self-play)")
-    opponents: tuple = arg(("heuristic", "random"), "scripted members of the opponent pool: random, heuristic, "
-                           f"a game's named bots ({named_bots_text()}) or checkpoint .pt files")
-    teacher: str = arg("", "kickstarting: a scripted agent (a name --opponents takes) whose choice at each of the "
-                           "learner's decisions is imitated too, by a cross-entropy term ('': none)")
-    teacher_coef: float = arg(1.0, "the imitation term's weight at the start, decaying linearly to 0 at --teacher-until")
-    teacher_until: float = arg(0.25, "the fraction of the run (of total_steps or max_minutes, whichever ends it, as for "
-                                     "the learning rate) at which the imitation weight reaches 0 and the teacher stops")
-    pretrain_games: int = arg(0, "behaviour cloning before PPO: the teacher (--teacher) plays this many games against "
-                                 "itself and the network is fitted to its choices, the value head to the results "
-                                 "(train/pretrain.py; the time counts toward --max-minutes; 0: none)")
-    pretrain_epochs: int = arg(10, "passes over the teacher's decisions when cloning (--pretrain-games)")
-    pretrain_temperature: float = arg(0.0, "cloning's policy target: 0, the teacher's choice; above 0, softmax(score / T) "
-                                           "of the teacher's score of each action, so that its close calls read as "
-                                           "close (a teacher with action scores: Illimat's heuristic, lookahead)")
-    dagger_rounds: int = arg(0, "after cloning, rounds of DAgger: the clone (greedy) plays --dagger-games games "
-                                "against --opponents, the teacher labels each of its decisions, and the network is "
-                                "refitted to all the decisions so far for --dagger-epochs passes (on the run's "
-                                "clock; needs --pretrain-games)")
-    dagger_games: int = arg(1000, "the clone's games per DAgger round (--dagger-rounds)")
-    dagger_epochs: int = arg(2, "passes over all the decisions so far after each DAgger round")
-    init_from: str = arg("", "start from the weights of this checkpoint (a run's, or a shipped weights-only one, e.g. "
-                             "agents/checkpoints/illimat_v0.pt) instead of a fresh network, with a fresh optimizer: "
-                             "fine-tuning; the network's shape must match, and cloning (--pretrain-games) is skipped")
-    snapshot_every: int = arg(25, "updates between frozen snapshots added to the pool")
-    pool_size: int = arg(4, "frozen snapshots kept in the pool (oldest dropped)")
-    eval_every: int = arg(500_000, "steps between evaluations (0: only at the end)")
-    eval_deals: int = arg(200, "deals per evaluation and baseline, each played in every seating")
-    eval_process: bool = arg(True, "play the periodic evaluations in a low-priority process beside training "
-                                   "(--no-eval-process: in the learner, which pauses meanwhile)")
-    final_eval_deals: int = arg(1000, "deals for the evaluation at the end of the run")
-    checkpoint_every: int = arg(1_000_000, "steps between checkpoints (one is always written at the end)")
-    actors: int = arg(1, "processes that play the games while the learner trains (each num_games / actors of "
-                         "them: more than 1 where the games, not the learner, are the bottleneck); 0: in-process")
-    engine: str = arg("auto", "what steps the training games: 'batch' (the game's batched engine, "
-                              "card_envs.batch; its ENGINES name the games with one), 'reference' (the rules engines) "
-                              "or 'auto' (batch where the game has one and numba is installed)")
-    compute_dtype: str = arg("float32", "the network's matrix products in training (the learner's updates and the "
-                                        "actor's forward passes): 'float32', 'bfloat16' (CPU autocast: twice as fast on "
-                                        "some CPUs with native bf16, slower on others, 6x slower where emulated) or "
-                                        "'auto' (bfloat16 where a 0.2 s timing at the start finds it faster); "
-                                        "weights, optimizer and losses stay float32; evaluation is always float32")
-    threads: int = arg(1, "torch CPU threads per process (more threads than free cores is very slow); cloning "
-                          "(--pretrain-games) fits on every core, nothing else running then")
-    compile: bool = arg(False, "compile the learner's PPO loss with torch.compile: each update 5-15%% faster, after "
-                               "5-30 s of compiling at the start (cached on disk for later runs); it needs a C++ "
-                               "compiler, and without one the run says so and goes on uncompiled")
-    resume: bool = arg(False, "continue run_name from its latest checkpoint")
-    progress: bool = arg(True, "show a progress bar")
-
-    def validate(self) -> None:
-        """ValueError naming the first nonsensical argument (``python -m card_envs.train`` shows it as a usage error)."""
-        if self.env_id not in card_envs.list_envs():
-            raise ValueError(f"unknown env_id {self.env_id!r}; available: {card_envs.list_envs()}")
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, float) and not math.isfinite(value):
-                raise ValueError(f"{_flag(f.name)} must be a finite number, got {value}")
-        for names, ok, rule in _LIMITS:
-            for name in names:
-                if not ok(getattr(self, name)):
-                    raise ValueError(f"{_flag(name)} must be {rule}, got {getattr(self, name)}")
-        if self.critic not in ("observation", "state"):
-            raise ValueError(f"--critic must be 'observation' or 'state', got {self.critic!r}")
-        if self.compute_dtype not in (*COMPUTE_DTYPES, "auto"):
-            raise ValueError(f"--compute-dtype must be one of {', '.join(COMPUTE_DTYPES)}, auto; "
-                             f"got {self.compute_dtype!r}")
-        if self.engine not in ENGINES:
-            raise ValueError(f"--engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
-        if self.engine == "batch":
-            from card_envs import batch
-
-            if self.env_id not in batch.ENGINES:
-                raise ValueError(f"--engine batch: {self.env_id} has no batched engine; the games with one are "
-                                 f"{', '.join(batch.ENGINES)} (use --engine reference)")
-        if self.pretrain_games and not self.teacher:
-            raise ValueError("--pretrain-games clones the teacher's games: it needs --teacher (e.g. --teacher heuristic)")
-        if self.dagger_rounds and not self.pretrain_games:
-            raise ValueError("--dagger-rounds corrects a clone: it needs --pretrain-games (and --teacher)")
-        if self.pretrain_temperature and not self.pretrain_games:
-            raise ValueError("--pretrain-temperature sets cloning's target: it needs --pretrain-games (and --teacher)")
-        if self.actors < 0 or (self.actors > 1 and self.num_games % self.actors):
-            raise ValueError(f"--actors must be 0 or a divisor of --num-games ({self.num_games}), got {self.actors}")
-        if not self.hidden or min(self.hidden) < 1:
-            raise ValueError(f"--hidden needs positive widths, got {self.hidden}")
-        if self.num_games * self.num_steps < self.num_minibatches:
-            raise ValueError("a rollout (num_games * num_steps) must hold at least one sample per minibatch")
-        game = card_envs.make_game(self.env_id, **self.env_config)  # a bad --env-config fails here
-        # The pool and the teacher act in batches from observations: no search policies.
-        named = [("opponent", "--opponents", name) for name in self.opponents]
-        named += [("teacher", "--teacher", self.teacher)] if self.teacher else []
-        for role, flag, name in named:
-            if name not in opponent_names(game) and not name.endswith(".pt"):
-                raise ValueError(f"unknown {role} {name!r}; {flag} takes {opponent_names(game)} "
-                                 "or checkpoint .pt files")
-            if getattr(make_policy(name, game), "needs_state", False):  # a checkpoint that does not fit fails here
-                raise ValueError(f"{role} {name} was trained with other observation options than "
-                                 f"{game.config}; {flag} acts from this game's observations: pass its "
-                                 "options in --env-config")
-        if self.pretrain_games and self.pretrain_temperature:
-            check_scored_teacher(make_policy(self.teacher, game), self.teacher)
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
-
-
-# (fields, test, rule): what `Args.validate` requires of numeric arguments beyond being finite.
-_LIMITS = [
-    (("total_steps", "num_games", "num_steps", "update_epochs", "num_minibatches", "snapshot_every",
-      "eval_deals", "final_eval_deals", "checkpoint_every", "threads", "pretrain_epochs", "dagger_games",
-      "dagger_epochs"), lambda v: v >= 1,
-     "at least 1"),
-    (("learning_rate", "clip_coef", "max_grad_norm"), lambda v: v > 0, "> 0"),
-    (("seed", "max_minutes", "eval_every", "pool_size", "ent_coef", "vf_coef", "teacher_coef", "pretrain_games",
-      "pretrain_temperature", "dagger_rounds"), lambda v: v >= 0, ">= 0"),
-    (("gamma", "gae_lambda", "opponent_share", "teacher_until"), lambda v: 0 <= v <= 1, "in [0, 1]"),
-]
-
-
-def _flag(name: str) -> str:
-    return "--" + name.replace("_", "-")
-
-
-# ----- command line -------------------------------------------------------------------------
-def parse_args(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None
-               ) -> tuple[Args, set[str]]:
-    """Args from ``Args()`` < ``DEFAULTS[env_id]`` < the command line; also the names given.
-    ``--env-config`` is merged into the game's default one (Illimat's recipe needs its
-    ``harvest_features``, whatever else is asked): a key given wins."""
-    parser = parser or build_parser(_env_id_in(argv))
-    given = {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()
-             if v is not None}
-    tuned = DEFAULTS.get(given.get("env_id", Args.env_id), {})
-    if "env_config" in given:
-        given["env_config"] = {**tuned.get("env_config", {}), **given["env_config"]}
-    return Args(**{**tuned, **given}), set(given)
-
-
-def _env_id_in(argv: list[str] | None) -> str:
-    """The env id on the command line (the default's if none), before parsing: --help shows
-    that game's defaults."""
-    return next((a for a in (sys.argv[1:] if argv is None else argv) if a in card_envs.list_envs()), Args.env_id)
-
-
-def build_parser(env_id: str = Args.env_id) -> argparse.ArgumentParser:
-    """One option per `Args` field, its help showing the default `env_id` will use (`Args()` <
-    `DEFAULTS[env_id]`); defaults are suppressed so that `parse_args` sees what was given."""
-    game_defaults = DEFAULTS.get(env_id, {})
-    parser = argparse.ArgumentParser(prog="python -m card_envs.train", description=__doc__.splitlines()[0],
-                                     usage="%(prog)s [env_id] [--option VALUE ...]  (--help lists the options)",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=f"The defaults shown are {env_id}'s (per-game defaults: train/configs.py)")
-    parser.add_argument("env_id", nargs="?", default=None, choices=card_envs.list_envs(),
-                        help="registered env id (default three_piles_v0)")
-    for f in dataclasses.fields(Args):
-        if f.name == "env_id":
-            continue
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
-        shown = game_defaults.get(f.name, default)
-        flag, help_text = "--" + f.name.replace("_", "-"), f"{f.metadata['help']} (default {shown!r})"
-        if isinstance(default, bool):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS, help=help_text)
-        elif isinstance(default, tuple):
-            item = type(default[0]) if default else str
-            parser.add_argument(flag, nargs="*", type=item, default=argparse.SUPPRESS, help=help_text)
-        elif isinstance(default, dict):
-            parser.add_argument(flag, type=_json_object, default=argparse.SUPPRESS, help=help_text)
-        else:
-            parser.add_argument(flag, type=type(default), default=argparse.SUPPRESS, help=help_text)
-    return parser
-
-
-def _json_object(text: str) -> dict:
-    try:
-        value = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise argparse.ArgumentTypeError(f"not JSON ({error}): {text!r}") from None
-    if not isinstance(value, dict):
-        raise argparse.ArgumentTypeError(f"expected a JSON object like '{{\"num_players\": 3}}', got {text!r}")
-    return value
-
-
-def _no_constant(name: str):
-    raise argparse.ArgumentTypeError(f"{name} is not a number this program accepts")
+    EvalProcess, Evaluations, elo_ratings, games_per_deal)
+from card_envs.train.loss import compiled, minibatch_loss
+from card_envs.train.options import (
+    RESUMABLE, Args, build_parser, check_run_name, env_id_in, flag, hyperparameter_table, parse_args, resolve_auto,
+    stop_on_signals)
+from card_envs.train.policy_terms import mask_offsets
+from card_envs.train.pretrain import clone, student_games, teacher_games, workers_for
+from card_envs.train.timeplan import (  # noqa: F401 - the shares: public here too
+    CLONING_SHARE, FINAL_EVAL_SHARE, TEACHER_GAMES_SHARE, TimePlan, seconds_text, training_seconds)
 
 
 # ----- advantage estimation -----------------------------------------------------------------
@@ -393,8 +128,9 @@ class TrainingDiverged(RuntimeError):
     """A loss or a weight became NaN or infinite: the run stops, and nothing of it is saved."""
 
 
-class Trainer:
-    """The learner: PPO updates, evaluation, checkpoints; an actor plays the games (`card_envs.train.acting`)."""
+class Trainer(Checkpoints, Evaluations):
+    """The learner: PPO updates, evaluation (`Evaluations`), checkpoints (`Checkpoints`); an actor plays
+    the games (`card_envs.train.acting`)."""
 
     def __init__(self, args: Args, checkpoint: dict[str, Any] | None = None):
         self.args = args
@@ -448,7 +184,94 @@ class Trainer:
             self.actor.close()
             self.actor = None
 
-    # ----- PPO update -------------------------------------------------------------------
+    # ----- main loop --------------------------------------------------------------------
+    def train(self, writer=None) -> dict[str, float]:
+        self._start_clock()
+        if self.args.max_minutes:
+            print(self._plan_text())
+        if not self.cloned and self.update == 0:
+            self.pretrain(writer)
+            if self.stop_requested:  # unfitted: saved so (``cloned``), for --resume to clone again
+                self.save()
+                return {}
+        self._follow_schedules()  # a run resumed after its teaching ended must not start labelling
+        self.start_actor()
+        if self.args.eval_process and self.args.eval_every:
+            self.evaluator = EvalProcess(self.args)
+        try:
+            return self._train(writer)
+        finally:
+            self.stop_actor()
+            self.stop_evaluator()
+
+    def _train(self, writer) -> dict[str, float]:
+        args = self.args
+        steps_per_update = args.num_steps * args.num_games
+        total_updates = self.total_updates
+        next_eval = (self.step // args.eval_every + 1) * args.eval_every if args.eval_every else None
+        next_checkpoint = (self.step // args.checkpoint_every + 1) * args.checkpoint_every
+        bar = self._progress_bar()
+        start_time, start_step = time.perf_counter(), self.step
+        # The time limit counts the run's whole training time: a resumed run goes on with its clock.
+        deadline = self.plan.training
+        while self.update < total_updates and time.perf_counter() < deadline and not self.stop_requested:
+            self._tick()
+            self._follow_schedules()
+            rollout, stats = self.actor.next_rollout()
+            losses = self._learn_or_stop(rollout)
+            self.update += 1
+            self.step += steps_per_update
+            self._publish()
+            sps = (self.step - start_step) / (time.perf_counter() - start_time)
+            self._tick()  # for the checkpoints
+            if writer is not None:
+                self._log(writer, losses, stats, sps)
+            if next_eval is not None and self.step >= next_eval:
+                self.eval_due = True
+                next_eval += args.eval_every
+            self._periodic_eval(writer)
+            if self.step >= next_checkpoint:
+                self.save()
+                next_checkpoint += args.checkpoint_every
+            bar.update(min(round(self.trained_seconds) if args.max_minutes else self.step, bar.total) - bar.n)
+            bar.set_postfix_str(self._postfix(sps))
+        self.stop_actor()  # before the final evaluation: it gets the machine to itself
+        if self.stop_requested:  # interrupted: keep the work, skip the final evaluation
+            self.stop_evaluator()
+            self.save()
+            bar.close()
+            return {}
+        if self.step == start_step and self.last_eval:  # a finished run resumed: its final evaluation stands
+            bar.close()
+            return self.last_eval
+        # The trained weights are kept before the final evaluation (minutes on some games): a stop
+        # signal from here on interrupts the evaluation at once (`stop_on_signals`).
+        self.save()
+        self.finishing = True
+        if self.stop_requested:  # came while saving
+            raise KeyboardInterrupt
+        self._finish_periodic_evals(writer, out_of_time=time.perf_counter() >= deadline)
+        self._final_eval(writer)
+        self.save()
+        bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
+        bar.close()
+        return self.last_eval
+
+    def _learn_or_stop(self, rollout: Rollout) -> dict[str, float]:
+        """`learn`, raising `TrainingDiverged` on a non-finite loss or weight, before the weights
+        reach the actor or a checkpoint."""
+        try:
+            losses = self.learn(rollout)
+            bad = [name for name, p in self.network.named_parameters() if not p.isfinite().all()]
+            if bad:
+                raise FloatingPointError(f"non-finite weights in {', '.join(bad)}")
+        except FloatingPointError as error:
+            raise TrainingDiverged(
+                f"training diverged at step {self.step + self.args.num_steps * self.args.num_games:,} "
+                f"(update {self.update + 1}): {error}; "
+                f"last good checkpoint: {self.last_checkpoint or 'none (no checkpoint written yet)'}") from error
+        return losses
+
     def learn(self, rollout: Rollout) -> dict[str, float]:
         args = self.args
         advantages = seat_gae(rollout.values, rollout.seats, rollout.done, rollout.returns,
@@ -506,62 +329,69 @@ class Trainer:
             losses["teacher_agreement"] = (actions == teacher_actions).float().mean().item()
         return losses
 
-    # ----- evaluation and checkpoints ---------------------------------------------------
-    def evaluate(self, deals: int) -> dict[str, float]:
-        """Greedy policy vs each baseline over the same seed list every time (comparable curves);
-        the baselines' own match, for the Elo, is played once per run."""
-        results, self.baseline_results = evaluate_policy(self.game, self.network, deals, self.baseline_results)
-        self.network.train()
-        return results
+    def _publish(self) -> None:
+        """Send the new weights to the actor; every ``snapshot_every`` updates they also join the
+        opponent pool (the actor adds them on its side, this keeps a copy for checkpoints)."""
+        weights = self.network.state_dict()
+        self.actor.publish(weights, self.update, teaching=self.teacher_coef > 0)
+        if self.args.pool_size and self.update % self.args.snapshot_every == 0:
+            frozen = {k: v.clone() for k, v in weights.items()}
+            self.pool_states = (self.pool_states + [frozen])[-self.args.pool_size:]
 
-    def network_spec(self) -> dict[str, Any]:
-        """The network as `card_envs.agents.neural.network_from_checkpoint` rebuilds it (in another process)."""
-        return {"env_id": self.args.env_id, "game_config": self.game.config,
-                "observation_size": self.game.observation_size, "num_actions": self.game.num_actions,
-                "hidden": list(self.args.hidden), "critic_size": self.network.critic_size,
-                "entity_heads": self.args.entity_heads, "model": self.network.state_dict()}
+    def _log(self, writer, losses: dict[str, float], stats: dict[str, list], sps: float) -> None:
+        for name, value in losses.items():
+            writer.add_scalar(f"losses/{name}", value, self.step)
+        writer.add_scalar("charts/SPS", sps, self.step)
+        writer.add_scalar("charts/learning_rate", self.optimizer.param_groups[0]["lr"], self.step)
+        if self.args.teacher:
+            writer.add_scalar("charts/teacher_coef", self.teacher_coef, self.step)
+        if stats["episode_length"]:
+            writer.add_scalar("charts/episode_length", np.mean(stats["episode_length"]), self.step)
+        if stats["pool_reward"]:
+            writer.add_scalar("charts/reward_vs_pool", np.mean(stats["pool_reward"]), self.step)
 
-    def checkpoint(self) -> dict[str, Any]:
-        return {**self.network_spec(), "optimizer": self.optimizer.state_dict(), "args": self.args.to_json(),
-                "step": self.step, "update": self.update, "seed": self.args.seed,
-                "trained_seconds": self.trained_seconds, "cloned": self.cloned,
-                "rng": json.dumps(self.rng.bit_generator.state), "torch_rng": torch.get_rng_state(),
-                "opponent_pool": self.pool_states, "eval": self.last_eval}
+    def _follow_schedules(self) -> None:
+        """The learning rate and the teacher's weight at the run's progress (by whichever limit
+        comes first): both decay linearly, the teacher's to 0 at ``teacher_until``."""
+        args = self.args
+        done = self.update / self.total_updates
+        if args.max_minutes:
+            done = max(done, self.trained_seconds / training_seconds(args.max_minutes))
+        if args.anneal_lr:
+            self.optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1 - done)
+        if self.teacher_coef:
+            self.teacher_coef = args.teacher_coef * max(0.0, 1 - done / args.teacher_until) if args.teacher_until else 0.0
 
-    def save(self) -> Path:
-        folder = self.run_dir / "checkpoints"
-        path = folder / f"step_{self.step:012d}.pt"
-        state = self.checkpoint()
-        save_checkpoint(path, state)
-        save_checkpoint(folder / "latest.pt", state)
-        self.last_checkpoint = path
-        return path
+    @property
+    def total_updates(self) -> int:
+        return -(-self.args.total_steps // (self.args.num_steps * self.args.num_games))
 
-    def _load_weights(self, checkpoint: dict[str, Any], where: str = "checkpoint") -> None:
-        """The checkpoint's weights into this run's network, refused (ValueError) where its shape differs."""
-        expected = (self.game.observation_size, self.game.num_actions, list(self.args.hidden), self.network.critic_size,
-                    self.args.entity_heads)
-        found = (checkpoint["observation_size"], checkpoint["num_actions"], list(checkpoint["hidden"]),
-                 checkpoint.get("critic_size"), bool(checkpoint.get("entity_heads")))
-        if found != expected:
-            raise ValueError(f"{where} network (obs, actions, hidden, critic, entity heads) = {found}, "
-                             f"this run needs {expected} (its game config {checkpoint['game_config']}, this "
-                             f"run's {self.game.config}: match them with --env-config, --hidden, --critic, "
-                             "--entity-heads)")
-        self.network.load_state_dict(network_from_checkpoint(checkpoint).state_dict())
+    def _progress_bar(self) -> tqdm:
+        """The run's bar, with one total from start to end: on --max-minutes, the training time
+        (cloning's already counted; what ends such runs, the steps are in the postfix); else the steps."""
+        args = self.args
+        if args.max_minutes:
+            total = round(training_seconds(args.max_minutes))
+            return tqdm(total=total, initial=min(round(self.trained_seconds), total), desc="training",
+                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n}/{total} s [{elapsed}<{remaining}{postfix}]",
+                        disable=not args.progress, dynamic_ncols=True)
+        return tqdm(total=args.total_steps, initial=min(self.step, args.total_steps), unit="step",
+                    disable=not args.progress, dynamic_ncols=True)
 
-    def _restore(self, checkpoint: dict[str, Any]) -> None:
-        self._load_weights(checkpoint)
-        self.optimizer.load_state_dict(checkpoint["optimizer"])
-        self.step, self.update = checkpoint["step"], checkpoint["update"]
-        self.trained_seconds = checkpoint.get("trained_seconds", 0.0)  # older checkpoints: the clock restarts
-        self.cloned = checkpoint.get("cloned", self.update > 0 or not self.args.pretrain_games)
-        self.rng.bit_generator.state = json.loads(checkpoint["rng"])
-        torch.set_rng_state(checkpoint["torch_rng"])
-        self.pool_states = list(checkpoint["opponent_pool"])
-        self.last_eval = checkpoint.get("eval", {})
+    def _plan_text(self) -> str:
+        """One line: what the `TimePlan` of --max-minutes leaves each part of the run."""
+        args, plan = self.args, self.plan
+        parts = []
+        if not self.cloned and self.update == 0:
+            parts.append(f"cloning until {seconds_text(plan.cloning - self.began)} at most (its teacher's games until "
+                         f"{seconds_text(plan.teacher_games - self.began)}: the {args.pretrain_games:,} asked or as "
+                         "many as fit)")
+        parts.append(f"training until {seconds_text(plan.training - self.began)}")
+        parts.append(f"then the final evaluation {seconds_text(plan.final_eval_seconds)} "
+                     f"(the {args.final_eval_deals:,} deals asked or as many as fit)")
+        return f"--max-minutes {args.max_minutes:g}: " + ", ".join(parts)
 
-    # ----- main loop --------------------------------------------------------------------
+    # ----- cloning, before the first update ---------------------------------------------
     def pretrain(self, writer=None) -> None:
         """``--pretrain-games``: fit the network to the teacher's own games before the first
         update (`card_envs.train.pretrain`), then ``--dagger-rounds`` of corrections on the clone's own
@@ -631,244 +461,8 @@ class Trainer:
                     writer.add_scalar(f"pretrain/{name}", value, epoch)
         return history + fitted
 
-    def train(self, writer=None) -> dict[str, float]:
-        self._start_clock()
-        if self.args.max_minutes:
-            print(self._plan_text())
-        if not self.cloned and self.update == 0:
-            self.pretrain(writer)
-            if self.stop_requested:  # unfitted: saved so (``cloned``), for --resume to clone again
-                self.save()
-                return {}
-        self._follow_schedules()  # a run resumed after its teaching ended must not start labelling
-        self.start_actor()
-        if self.args.eval_process and self.args.eval_every:
-            self.evaluator = EvalProcess(self.args)
-        try:
-            return self._train(writer)
-        finally:
-            self.stop_actor()
-            self.stop_evaluator()
 
-    def stop_evaluator(self) -> None:
-        if self.evaluator is not None:
-            self.evaluator.close()
-            self.evaluator = None
-
-    @property
-    def total_updates(self) -> int:
-        return -(-self.args.total_steps // (self.args.num_steps * self.args.num_games))
-
-    def _plan_text(self) -> str:
-        """One line: what the `TimePlan` of --max-minutes leaves each part of the run."""
-        args, plan = self.args, self.plan
-        parts = []
-        if not self.cloned and self.update == 0:
-            parts.append(f"cloning until {_seconds(plan.cloning - self.began)} at most (its teacher's games until "
-                         f"{_seconds(plan.teacher_games - self.began)}: the {args.pretrain_games:,} asked or as "
-                         "many as fit)")
-        parts.append(f"training until {_seconds(plan.training - self.began)}")
-        parts.append(f"then the final evaluation {_seconds(plan.final_eval_seconds)} "
-                     f"(the {args.final_eval_deals:,} deals asked or as many as fit)")
-        return f"--max-minutes {args.max_minutes:g}: " + ", ".join(parts)
-
-    def _follow_schedules(self) -> None:
-        """The learning rate and the teacher's weight at the run's progress (by whichever limit
-        comes first): both decay linearly, the teacher's to 0 at ``teacher_until``."""
-        args = self.args
-        done = self.update / self.total_updates
-        if args.max_minutes:
-            done = max(done, self.trained_seconds / training_seconds(args.max_minutes))
-        if args.anneal_lr:
-            self.optimizer.param_groups[0]["lr"] = args.learning_rate * max(0.0, 1 - done)
-        if self.teacher_coef:
-            self.teacher_coef = args.teacher_coef * max(0.0, 1 - done / args.teacher_until) if args.teacher_until else 0.0
-
-    def _train(self, writer) -> dict[str, float]:
-        args = self.args
-        steps_per_update = args.num_steps * args.num_games
-        total_updates = self.total_updates
-        next_eval = (self.step // args.eval_every + 1) * args.eval_every if args.eval_every else None
-        next_checkpoint = (self.step // args.checkpoint_every + 1) * args.checkpoint_every
-        bar = self._progress_bar()
-        start_time, start_step = time.perf_counter(), self.step
-        # The time limit counts the run's whole training time: a resumed run goes on with its clock.
-        deadline = self.plan.training
-        while self.update < total_updates and time.perf_counter() < deadline and not self.stop_requested:
-            self._tick()
-            self._follow_schedules()
-            rollout, stats = self.actor.next_rollout()
-            losses = self._learn_or_stop(rollout)
-            self.update += 1
-            self.step += steps_per_update
-            self._publish()
-            sps = (self.step - start_step) / (time.perf_counter() - start_time)
-            self._tick()  # for the checkpoints
-            if writer is not None:
-                self._log(writer, losses, stats, sps)
-            if next_eval is not None and self.step >= next_eval:
-                self.eval_due = True
-                next_eval += args.eval_every
-            self._periodic_eval(writer)
-            if self.step >= next_checkpoint:
-                self.save()
-                next_checkpoint += args.checkpoint_every
-            bar.update(min(round(self.trained_seconds) if args.max_minutes else self.step, bar.total) - bar.n)
-            bar.set_postfix_str(self._postfix(sps))
-        self.stop_actor()  # before the final evaluation: it gets the machine to itself
-        if self.stop_requested:  # interrupted: keep the work, skip the final evaluation
-            self.stop_evaluator()
-            self.save()
-            bar.close()
-            return {}
-        if self.step == start_step and self.last_eval:  # a finished run resumed: its final evaluation stands
-            bar.close()
-            return self.last_eval
-        # The trained weights are kept before the final evaluation (minutes on some games): a stop
-        # signal from here on interrupts the evaluation at once (`_stop_on_signals`).
-        self.save()
-        self.finishing = True
-        if self.stop_requested:  # came while saving
-            raise KeyboardInterrupt
-        self._finish_periodic_evals(writer, out_of_time=time.perf_counter() >= deadline)
-        self._final_eval(writer)
-        self.save()
-        bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
-        bar.close()
-        return self.last_eval
-
-    def _progress_bar(self) -> tqdm:
-        """The run's bar, with one total from start to end: on --max-minutes, the training time
-        (cloning's already counted; what ends such runs, the steps are in the postfix); else the steps."""
-        args = self.args
-        if args.max_minutes:
-            total = round(training_seconds(args.max_minutes))
-            return tqdm(total=total, initial=min(round(self.trained_seconds), total), desc="training",
-                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n}/{total} s [{elapsed}<{remaining}{postfix}]",
-                        disable=not args.progress, dynamic_ncols=True)
-        return tqdm(total=args.total_steps, initial=min(self.step, args.total_steps), unit="step",
-                    disable=not args.progress, dynamic_ncols=True)
-
-    def _learn_or_stop(self, rollout: Rollout) -> dict[str, float]:
-        """`learn`, raising `TrainingDiverged` on a non-finite loss or weight, before the weights
-        reach the actor or a checkpoint."""
-        try:
-            losses = self.learn(rollout)
-            bad = [name for name, p in self.network.named_parameters() if not p.isfinite().all()]
-            if bad:
-                raise FloatingPointError(f"non-finite weights in {', '.join(bad)}")
-        except FloatingPointError as error:
-            raise TrainingDiverged(
-                f"training diverged at step {self.step + self.args.num_steps * self.args.num_games:,} "
-                f"(update {self.update + 1}): {error}; "
-                f"last good checkpoint: {self.last_checkpoint or 'none (no checkpoint written yet)'}") from error
-        return losses
-
-    def _publish(self) -> None:
-        """Send the new weights to the actor; every ``snapshot_every`` updates they also join the
-        opponent pool (the actor adds them on its side, this keeps a copy for checkpoints)."""
-        weights = self.network.state_dict()
-        self.actor.publish(weights, self.update, teaching=self.teacher_coef > 0)
-        if self.args.pool_size and self.update % self.args.snapshot_every == 0:
-            frozen = {k: v.clone() for k, v in weights.items()}
-            self.pool_states = (self.pool_states + [frozen])[-self.args.pool_size:]
-
-    def _log(self, writer, losses: dict[str, float], stats: dict[str, list], sps: float) -> None:
-        for name, value in losses.items():
-            writer.add_scalar(f"losses/{name}", value, self.step)
-        writer.add_scalar("charts/SPS", sps, self.step)
-        writer.add_scalar("charts/learning_rate", self.optimizer.param_groups[0]["lr"], self.step)
-        if self.args.teacher:
-            writer.add_scalar("charts/teacher_coef", self.teacher_coef, self.step)
-        if stats["episode_length"]:
-            writer.add_scalar("charts/episode_length", np.mean(stats["episode_length"]), self.step)
-        if stats["pool_reward"]:
-            writer.add_scalar("charts/reward_vs_pool", np.mean(stats["pool_reward"]), self.step)
-
-    def _periodic_eval(self, writer) -> None:
-        """Log what the evaluator finished; start a due evaluation (in the learner without one)."""
-        if self.evaluator is None:
-            if self.eval_due:
-                self._log_eval(writer)
-                self.eval_due = False
-            return
-        self._log_finished(writer, self.evaluator.poll())
-        if self.eval_due and self.evaluator.submit(self.step, self.network.state_dict()):
-            self.eval_due = False
-
-    def _finish_periodic_evals(self, writer, out_of_time: bool) -> None:
-        """Log the periodic evaluation in flight and stop the evaluator. Where the run ended on
-        --max-minutes, one not yet finished is dropped instead: the final evaluation supersedes it
-        and needs the time left (on Illimat a starved one held the end of an hour's run 14 minutes)."""
-        if self.evaluator is None:
-            return
-        self._log_finished(writer, self.evaluator.poll(wait=not out_of_time))
-        if self.evaluator.busy:
-            print("--max-minutes reached: the periodic evaluation in flight is dropped; the final one follows")
-        self.stop_evaluator()
-
-    def _log_finished(self, writer, finished) -> None:
-        for step, results, baselines in finished:
-            self.baseline_results = baselines  # the final evaluation's Elo reuses their match
-            self._write_eval(writer, results, step)
-
-    def _final_eval(self, writer) -> None:
-        """`card_envs.evaluate` of the saved checkpoint over ``final_eval_deals``, in one process per core
-        when it is longer than a chunk (a pool takes seconds to start); on --max-minutes, within
-        its share (`TimePlan`), over fewer deals where they do not fit."""
-        deals, began = self.args.final_eval_deals, time.perf_counter()
-        workers = available_cores() if deals > FINAL_CHUNK else 1
-        results, self.baseline_results = evaluate_checkpoint(
-            self.args.env_id, self.game.config, str(self.last_checkpoint), deals, self.baseline_results, workers,
-            progress=self.args.progress, until=began + self.plan.final_eval_seconds)
-        self.final_deals = results[f"games_vs_{policy_names(self.game)[0]}"] // games_per_deal(self.game)
-        if self.final_deals < deals:
-            print(f"--max-minutes: the final evaluation stopped at its share of it "
-                  f"({_seconds(self.plan.final_eval_seconds)}): {self.final_deals:,} of the {deals:,} deals asked")
-        self._write_eval(writer, results, self.step)
-
-    def _log_eval(self, writer, deals: int | None = None) -> None:
-        self._write_eval(writer, self.evaluate(deals or self.args.eval_deals), self.step)
-
-    def _write_eval(self, writer, results: dict[str, float], step: int) -> None:
-        self.last_eval = results
-        if writer is not None:
-            for name, value in results.items():
-                writer.add_scalar(f"eval/{name}", value, step)
-            writer.flush()
-
-    def _postfix(self, sps: float) -> str:
-        text = f"{self.step:,} steps | SPS {sps:,.0f}" if self.args.max_minutes else f"SPS {sps:,.0f}"
-        for name in policy_names(self.game):
-            if f"win_rate_vs_{name}" in self.last_eval:
-                low, high = (self.last_eval[f"win_rate_vs_{name}_ci_{s}"] for s in ("low", "high"))
-                text += f" | vs {name} {self.last_eval[f'win_rate_vs_{name}']:.3f} [{low:.2f}, {high:.2f}]"
-        if "elo" in self.last_eval:
-            text += f" | Elo {self.last_eval['elo']:.0f}"
-        return text
-
-
-def _seconds(seconds: float) -> str:
-    return f"{max(0.0, seconds):.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
-
-
-def hyperparameter_table(args: Args) -> str:
-    rows = "\n".join(f"|{k}|{v}|" for k, v in args.to_json().items())
-    return f"|param|value|\n|-|-|\n{rows}"
-
-
-def resolve_auto(args: Args) -> None:
-    """``--engine auto`` and ``--compute-dtype auto`` made what this machine runs, as the
-    checkpoints and the log record it (a resume keeps it unless the flag is given)."""
-    args.engine = game_engine(args.env_id, args.engine)
-    args.compute_dtype = resolve_compute_dtype(args.compute_dtype)
-
-
-# What a resume may change (its length and resources); the rest is the run's saved recipe.
-RESUMABLE = ("total_steps", "max_minutes", "eval_every", "eval_process", "checkpoint_every", "progress", "threads",
-             "engine", "compute_dtype", "actors", "compile")
-
-
+# ----- the command --------------------------------------------------------------------------
 def start(args: Args, given: set[str]) -> Trainer:
     """A new Trainer, or one resumed from ``runs/<run_name>/checkpoints/latest.pt``; ValueError
     (or FileNotFoundError) on a bad argument, before anything is trained."""
@@ -884,41 +478,12 @@ def start(args: Args, given: set[str]) -> Trainer:
         trainer = Trainer(args)  # before the folder: a refused --init-from must not leave one
         check_writable(trainer.run_dir)
         return trainer
-    if not args.run_name:
-        raise ValueError("--resume needs --run-name (the folder under --runs-dir to continue)")
-    path = Path(args.runs_dir) / args.run_name / "checkpoints" / "latest.pt"
-    if not path.is_file():
-        raise ValueError(f"--resume: run {args.run_name!r} has no checkpoint to resume from (it stopped before "
-                         "its first): start it again without --resume" if path.parent.parent.is_dir() else
-                         f"--resume: there is no run {args.run_name!r} in {args.runs_dir}")
-    checkpoint = load_checkpoint(path)
-    missing = [k for k in ("args", "optimizer", "step", "update", "rng", "torch_rng", "opponent_pool")
-               if k not in checkpoint]
-    if missing:
-        raise ValueError(f"cannot resume from {path}: it lacks the training state {missing} (weights only?)")
-    saved = {"engine": "reference", **checkpoint["args"]}  # runs from before --engine: as they were
-    if "env_id" in given and args.env_id != saved["env_id"]:
-        raise ValueError(f"{path} was trained on {saved['env_id']!r}, not {args.env_id!r}")
-    load_checkpoint(path, args.env_id if "env_id" in given else saved["env_id"])
-    # The saved arguments win, except what may change on a resume.
-    overrides = {k: getattr(args, k) for k in RESUMABLE if k in given}
-    resumed = Args(**{**{k: tuple(v) if isinstance(v, list) else v for k, v in saved.items()},
-                      **overrides, "resume": True, "runs_dir": args.runs_dir, "run_name": args.run_name})
-    resumed.validate()
-    resolve_auto(resumed)
-    check_writable(path.parent)
+    resumed, checkpoint = resumed_args(args, given)
     return Trainer(resumed, checkpoint)
 
 
-def check_run_name(name: str) -> None:
-    """ValueError unless ``name`` is one folder name: a run stays inside --runs-dir."""
-    if name in (".", "..") or any(sep in name for sep in ("/", os.sep, os.altsep) if sep):
-        raise ValueError(f"--run-name must be one folder name inside --runs-dir (no path separator, "
-                         f"not . or ..), got {name!r}")
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser(_env_id_in(argv))
+    parser = build_parser(env_id_in(argv))
     args, given = parse_args(argv, parser)
     try:
         trainer = start(args, given)
@@ -935,10 +500,10 @@ def main(argv: list[str] | None = None) -> int:
         kept = sorted(set(given) - set(RESUMABLE) - {"resume", "run_name", "runs_dir", "env_id"})
         note = "" if trainer.update < trainer.total_updates else " (nothing left to train: give a larger --total-steps)"
         if kept:
-            note += (f"; kept the run's own {', '.join(map(_flag, kept))} (a resume may change only "
-                     f"{', '.join(map(_flag, RESUMABLE))})")
+            note += (f"; kept the run's own {', '.join(map(flag, kept))} (a resume may change only "
+                     f"{', '.join(map(flag, RESUMABLE))})")
         print(f"resuming from step {trainer.step:,}{note}")
-    received = _stop_on_signals(trainer)
+    received = stop_on_signals(trainer)
     try:
         result = trainer.train(writer)
     except TrainingDiverged as error:
@@ -972,33 +537,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  vs {name:10} win rate {rate:.3f}  (Wilson 95% [{low:.3f}, {high:.3f}], {games:,} seat-rotated games)")
     return 0
 
-
-REPEAT_SECONDS = 2.0  # a signal this soon after the first is the same request, sent twice
-
-
-def _stop_on_signals(trainer: Trainer) -> dict[int, Any]:
-    """Ctrl-C (SIGINT) or SIGTERM asks the trainer to stop after the update in progress and save
-    a checkpoint; during the final evaluation (the checkpoint already saved) it interrupts it with
-    a KeyboardInterrupt. A repeat within `REPEAT_SECONDS` is ignored: `timeout` signals the
-    learner and then its whole process group, and a terminal's Ctrl-C may come with a scheduler's
-    SIGTERM. A later second signal acts as usual (the previous handlers are put back).
-    Returns the previous handlers, to restore when training ends."""
-    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
-    first = []  # when the first signal came
-
-    def request_stop(signum, frame) -> None:
-        if first and time.monotonic() - first[0] < REPEAT_SECONDS:
-            return
-        if first:  # asked again: stop as the signal would without us
-            for number, handler in previous.items():
-                signal.signal(number, handler)
-            signal.raise_signal(signum)
-            return
-        first.append(time.monotonic())
-        trainer.stop_requested = signal.Signals(signum).name
-        if trainer.finishing:
-            raise KeyboardInterrupt
-
-    for signum in previous:
-        signal.signal(signum, request_stop)
-    return previous

@@ -168,7 +168,8 @@ def test_a_cut_final_evaluation_is_said_and_counts_its_games(tmp_path, monkeypat
     args = tiny_args(tmp_path, final_eval_deals=3 * FINAL_CHUNK, max_minutes=60.0, total_steps=256)
     trainer = Trainer(args)
     monkeypatch.setattr(TimePlan, "of", classmethod(lambda cls, *a, **k: cls(math.inf, math.inf, math.inf, 0.0)))
-    monkeypatch.setattr("card_envs.train.ppo.available_cores", lambda: 1)  # in this process: exactly the first chunk
+    # One worker, in this process (`Evaluations._final_eval` looks the cores up): exactly the first chunk.
+    monkeypatch.setattr("card_envs.train.evaluating.available_cores", lambda: 1)
     result = trainer.train()
     assert trainer.final_deals == FINAL_CHUNK
     assert result["games_vs_heuristic"] == FINAL_CHUNK * games_per_deal(trainer.game)

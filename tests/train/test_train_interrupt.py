@@ -111,3 +111,10 @@ def test_help_shows_the_named_games_defaults():
         for name in ("max_minutes", "hidden", "env_config"):
             expected = DEFAULTS.get(env_id, {}).get(name, getattr(Args(), name))
             assert f"(default {expected!r})" in help_text, (env_id, name)
+
+
+def test_help_opens_with_the_trainers_own_first_line():
+    """The options live in `card_envs.train.options`; --help still says what `card_envs.train.ppo` is."""
+    from card_envs.train import ppo
+
+    assert build_parser().description == ppo.__doc__.splitlines()[0]
