@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import card_envs
-from card_envs.agents import make_policy, named_bots_text, opponent_names
+from card_envs.agents import is_checkpoint, make_policy, named_bots_text, opponent_names
 from card_envs.train.acting import COMPUTE_DTYPES, ENGINES, game_engine, resolve_compute_dtype
 from card_envs.train.configs import DEFAULTS
 from card_envs.train.evaluating import FINAL_CHUNK
@@ -161,9 +161,9 @@ class Args:
         named = [("opponent", "--opponents", name) for name in self.opponents]
         named += [("teacher", "--teacher", self.teacher)] if self.teacher else []
         for role, option, name in named:
-            if name not in opponent_names(game) and not name.endswith(".pt"):
-                raise ValueError(f"unknown {role} {name!r}; {option} takes {opponent_names(game)} "
-                                 "or checkpoint .pt files")
+            if name not in opponent_names(game) and not is_checkpoint(name):
+                raise ValueError(f"unknown {role} {name!r}; {option} takes {opponent_names(game)}, "
+                                 "checkpoint .pt files or shipped:<env_id>")
             if getattr(make_policy(name, game), "needs_state", False):  # a checkpoint that does not fit fails here
                 raise ValueError(f"{role} {name} was trained with other observation options than "
                                  f"{game.config}; {option} acts from this game's observations: pass its "

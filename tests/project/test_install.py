@@ -70,6 +70,17 @@ def test_trainer_init_from_takes_the_name():
     assert load_checkpoint("shipped:piles_v0", "piles_v0")["env_id"] == "piles_v0"
 
 
+def test_trainer_opponents_and_teacher_take_the_name():
+    from card_envs.train.options import parse_args
+
+    args = parse_args(["three_piles_v0", "--opponents", "shipped:three_piles_v0", "heuristic",
+                       "--teacher", "shipped:three_piles_v0"])[0]
+    args.validate()
+    assert list(args.opponents) == ["shipped:three_piles_v0", "heuristic"]
+    with pytest.raises(ValueError, match="checkpoint .pt files or shipped:<env_id>"):
+        parse_args(["three_piles_v0", "--opponents", "shipped_three_piles_v0"])[0].validate()
+
+
 def test_evaluate_players_take_the_name(tmp_path, monkeypatch):
     """Head-to-head, --gauntlet and --exploit: the player is labelled by the name, played from its file."""
     from card_envs.evaluate.__main__ import parse_args, plan
