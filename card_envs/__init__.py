@@ -8,13 +8,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from card_envs import checkout as _checkout
 from card_envs.core import registry as _registry
 from card_envs.core.registry import EnvSpec, list_envs, make_game, spec
 
 __all__ = ["EnvSpec", "list_envs", "make", "make_game", "raw_env", "register", "spec"]
 __version__ = "0.1.0"
+
+_checkout.install(Path(__file__).resolve().parent)  # a source checkout runs its own agents/, train/, evaluate/
 
 
 def register(env_spec: EnvSpec) -> None:

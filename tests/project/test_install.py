@@ -160,3 +160,28 @@ def test_wheel_holds_card_envs_alone_with_its_checkpoints_data_and_scripts(tmp_p
     assert scripts == {"card-envs-train": "card_envs.train.__main__:main",
                        "card-envs-evaluate": "card_envs.evaluate.__main__:main",
                        "card-envs-play": "card_envs.agents.play:main"}
+
+
+# ----- a checkout runs its own programs -------------------------------------------------------
+def test_a_checkout_finds_its_own_programs_first(tmp_path):
+    """card_envs.agents/.train/.evaluate come from the checkout that card_envs itself came from,
+    whichever checkout an editable install points at; an installed package is left alone."""
+    import sys
+
+    from card_envs import checkout
+
+    assert type(sys.meta_path[0]).__name__ == "CheckoutPrograms"  # this checkout's, ahead of the editable finder
+    for program in checkout.PROGRAMS:
+        (tmp_path / program).mkdir()
+        (tmp_path / program / "__init__.py").write_text("")
+    finder = checkout.CheckoutPrograms(tmp_path)
+    spec = finder.find_spec("card_envs.train")
+    assert spec.origin == str(tmp_path / "train" / "__init__.py")
+    assert spec.submodule_search_locations == [str(tmp_path / "train")]
+    assert finder.find_spec("card_envs.games") is None and finder.find_spec("train") is None
+    installed = tmp_path / "site" / "card_envs"
+    (installed / "agents").mkdir(parents=True)
+    before = list(sys.meta_path)
+    checkout.install(installed)  # a wheel's layout: the programs are inside the package
+    checkout.install(tmp_path / "card_envs")  # no setup.py beside it: not a checkout
+    assert sys.meta_path == before
