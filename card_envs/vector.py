@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from card_envs.core.game import Game, State
+from card_envs.core.game import ArgumentError, Game, State, is_integer
 
 
 class VectorGames:
@@ -30,8 +30,9 @@ class VectorGames:
 
     def __init__(self, game: Game, num_games: int, seed: int = 0, auto_forced: bool = True,
                  deal_seed: Callable[[int], int | None] | None = None):
-        if num_games < 1:
-            raise ValueError(f"num_games must be at least 1, got {num_games}")
+        if not is_integer(num_games) or num_games < 1:
+            raise ArgumentError(f"num_games must be an integer of at least 1, got {num_games!r}")
+        num_games = int(num_games)
         self.game, self.num_games, self.auto_forced = game, num_games, auto_forced
         self._rng = np.random.default_rng(seed)
         self._deal_seed = deal_seed

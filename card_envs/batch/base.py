@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 import torch
 
-from card_envs.core.game import Game, State
+from card_envs.core.game import ArgumentError, Game, State, is_integer
 from card_envs.core.registry import make_game
 
 
@@ -82,8 +82,9 @@ class BatchGame:
 
     def __init__(self, batch_size: int, device: str | torch.device = "cpu", seed: int = 0,
                  auto_forced: bool = False, **config: Any):
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        if not is_integer(batch_size) or batch_size < 1:
+            raise ArgumentError(f"batch_size must be an integer of at least 1, got {batch_size!r}")
+        batch_size = int(batch_size)
         self.game: Game = make_game(self.env_id, **config)
         self.num_players = self.game.num_players
         self.num_actions = self.game.num_actions

@@ -6,12 +6,15 @@ from typing import Sequence
 
 import numpy as np
 
+from card_envs.core.game import ArgumentError
+
 REWARD_MODES = ("win", "score")
 
 
 def check_reward_mode(reward: str) -> str:
-    if reward not in REWARD_MODES:
-        raise ValueError(f"reward={reward!r} is not supported; use one of {REWARD_MODES}")
+    """`reward` itself, or an ArgumentError (a bad constructor argument) naming the modes."""
+    if not isinstance(reward, str) or reward not in REWARD_MODES:
+        raise ArgumentError(f"reward={reward!r} is not supported; use one of {REWARD_MODES}")
     return reward
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import Game, IllegalActionError, State, is_integer
+from card_envs.core.game import ArgumentError, Game, IllegalActionError, State, is_integer
 from card_envs.core.layout import Layout, Piece
 from card_envs.core.rewards import check_reward_mode, terminal_returns
 from card_envs.core.snapshot import check_keys, read_int, read_list
@@ -243,8 +243,8 @@ class HighCardGame(Game):
     snapshot_format = 1
 
     def __init__(self, num_players: int = 2, reward: str = "win"):
-        if type(num_players) is not int or num_players != 2:
-            raise ValueError(f"num_players={num_players!r} is not supported; High Card is a game for 2")
+        if not is_integer(num_players) or num_players != 2:
+            raise ArgumentError(f"num_players={num_players!r} is not supported; High Card is a game for 2")
         self.num_players = 2
         self.reward = check_reward_mode(reward)
         self.num_actions = NUM_CARDS

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from pettingzoo.utils import average_total_reward, turn_based_aec_to_parallel
 from pettingzoo.utils.wrappers import CaptureStdoutWrapper
 
 import card_envs
-from card_envs.core.game import IllegalActionError
+from card_envs.core.game import ArgumentError, IllegalActionError
 from tests.conftest import random_walk
 
 
@@ -374,8 +375,48 @@ def test_make_refuses_bad_arguments(env_case):
                 {"render_seat": True}, {"render_seat": 0.0}, {"num_players": 99}, {"reward": "money"},
                 {"illegal_reward": float("nan")}, {"illegal_reward": float("-inf")}, {"illegal_reward": "-1"},
                 {"illegal_reward": True}, {"auto_forced": "no"}, {"auto_forced": 1}, {"auto_forced": None}):
-        with pytest.raises(ValueError, match="not supported|must be"):
+        with pytest.raises(ArgumentError, match="not supported|must be"):
             card_envs.make(env_id, **{**config, **bad})
+
+
+# Each game's own arguments, refused like the shared ones: one kind of error (ArgumentError, a
+# TypeError and a ValueError) for every bad constructor argument.
+GAME_BAD_ARGUMENTS = [
+    ("three_piles_v0", {"num_players": 5}, "num_players=5 is not supported"),
+    ("three_piles_v0", {"num_players": 2.0}, "num_players=2.0 is not supported"),
+    ("piles_v0", {"num_players": 3}, "num_players=3 is not supported"),
+    ("illimat_v0", {"num_players": True}, "num_players=True is not supported"),
+    ("illimat_v0", {"stars_always": 1}, "stars_always=1 must be True or False"),
+    ("illimat_v0", {"luminaries": "yes"}, "luminaries='yes' must be True or False"),
+    ("illimat_v0", {"target_score": 0}, "target_score=0 must be an integer in 1..100"),
+    ("illimat_v0", {"rounds": 101}, "rounds=101 must be an integer in 1..100"),
+    ("dominion_v0", {"reward": "rank"}, "reward='rank' is not supported; use one of"),
+    ("dominion_v0", {"reward": ["win"]}, "reward=['win'] is not supported"),
+    ("dominion_v0", {"kingdom": "T9"}, "kingdom='T9' is not supported"),
+    ("split_the_hoard_v0", {"cards": "/nonexistent/cards.json"}, "cannot read the cards file"),
+    ("split_the_hoard_v0", {"class_powers": "none"}, "class_powers='none' is not supported"),
+]
+
+
+@pytest.mark.parametrize("env_id, bad, message", GAME_BAD_ARGUMENTS)
+def test_every_bad_game_argument_is_an_argument_error(env_id, bad, message):
+    for make in (card_envs.make, card_envs.make_game):
+        with pytest.raises(ArgumentError, match=re.escape(message)):
+            make(env_id, **bad)
+
+
+def test_numpy_numbers_are_accepted_as_arguments():
+    assert card_envs.make_game("three_piles_v0", num_players=np.int64(3)).config["num_players"] == 3
+    config = card_envs.make_game("illimat_v0", num_players=np.int64(3), stars_always=np.bool_(True)).config
+    assert config["num_players"] == 3 and config["stars_always"] is True
+    assert json.dumps(config)  # plain Python values: a snapshot's config stays JSON
+
+
+def test_an_invalid_cards_file_is_a_bad_argument(tmp_path):
+    path = tmp_path / "cards.json"
+    path.write_text("{not json")
+    with pytest.raises(ArgumentError, match="cards file cards.json: not valid JSON"):
+        card_envs.make("split_the_hoard_v0", cards=str(path))
 
 
 def test_calls_before_reset_are_refused(env_case):

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import Game, State
+from card_envs.core.game import ArgumentError, Game, State, is_flag, is_integer
 from card_envs.core.rewards import check_reward_mode
 from card_envs.games.illimat.cards import (
     NUM_ACTIONS, NUM_CARDS, NUM_LUMINARIES, SUM_MASK, WIDE_SUM_MASK, describe_action)
@@ -27,22 +27,25 @@ class IllimatGame(Game):
                  target_score: int = 17, rounds: int = 20, reward: str = "win",
                  harmonic_convergence: bool = False, full_harvest: bool = False, harvest_features: bool = False,
                  play_features: bool = False, threat_features: bool = False):
-        if not isinstance(num_players, int) or isinstance(num_players, bool) or not 2 <= num_players <= 4:
-            raise ValueError(f"num_players={num_players!r} is not supported; use 2 (default), 3 or 4")
+        if not is_integer(num_players) or not 2 <= num_players <= 4:
+            raise ArgumentError(f"num_players={num_players!r} is not supported; use 2 (default), 3 or 4")
         for arg, value in (("luminaries", luminaries), ("stars_always", stars_always),
                            ("harmonic_convergence", harmonic_convergence), ("full_harvest", full_harvest),
                            ("harvest_features", harvest_features), ("play_features", play_features),
                            ("threat_features", threat_features)):
-            if not isinstance(value, bool):
-                raise ValueError(f"{arg}={value!r} must be True or False")
-        if not isinstance(target_score, int) or isinstance(target_score, bool) or not 1 <= target_score <= 100:
-            raise ValueError(f"target_score={target_score!r} must be an integer in 1..100")
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 100:
-            raise ValueError(f"rounds={rounds!r} must be an integer in 1..100")
-        self.num_players = n = num_players
-        self.luminaries, self.stars_always = luminaries, stars_always
-        self.target_score, self.rounds = target_score, rounds
+            if not is_flag(value):
+                raise ArgumentError(f"{arg}={value!r} must be True or False")
+        if not is_integer(target_score) or not 1 <= target_score <= 100:
+            raise ArgumentError(f"target_score={target_score!r} must be an integer in 1..100")
+        if not is_integer(rounds) or not 1 <= rounds <= 100:
+            raise ArgumentError(f"rounds={rounds!r} must be an integer in 1..100")
+        self.num_players = n = int(num_players)
+        self.luminaries, self.stars_always = bool(luminaries), bool(stars_always)
+        self.target_score, self.rounds = int(target_score), int(rounds)
         self.reward = check_reward_mode(reward)
+        harmonic_convergence, full_harvest = bool(harmonic_convergence), bool(full_harvest)
+        harvest_features, play_features = bool(harvest_features), bool(play_features)
+        threat_features, stars_always, rounds = bool(threat_features), self.stars_always, self.rounds
         self.harmonic_convergence, self.full_harvest = harmonic_convergence, full_harvest
         self.harvest_features = harvest_features  # observation only: the rules do not change
         self.play_features = play_features  # observation only too

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.cards import shuffled_deck
-from card_envs.core.game import Game, State
+from card_envs.core.game import ArgumentError, Game, State, is_integer
 from card_envs.core.rewards import check_reward_mode
 from card_envs.games.piles.render import render_text
 from card_envs.games.piles.rules import (
@@ -22,9 +22,9 @@ class PilesGame(Game):
     snapshot_format = 2  # 2 added last_move; format 1 snapshots still load
 
     def __init__(self, num_players: int = 4, reward: str = "win"):
-        if not isinstance(num_players, int) or num_players not in (2, 4):
-            raise ValueError(f"num_players={num_players!r} is not supported; use 4 (default, two teams) or 2")
-        self.num_players = n = num_players
+        if not is_integer(num_players) or num_players not in (2, 4):
+            raise ArgumentError(f"num_players={num_players!r} is not supported; use 4 (default, two teams) or 2")
+        self.num_players = n = int(num_players)
         self.reward = check_reward_mode(reward)
         self.num_actions = NUM_ACTIONS
         self.state_layout = state_layout(n)

@@ -37,7 +37,10 @@ class SplitTheHoardGame(Game):
         self.powers = class_powers == "full"
         self.reward = check_reward_mode(reward)
         self.cards_path = cards
-        self.cards = cs = load_cards(cards)
+        try:
+            self.cards = cs = load_cards(cards)
+        except ValueError as error:  # an unreadable or invalid cards file is a bad argument too
+            raise ArgumentError(str(error)) from None
         if cs.num_cards < 3 * n + STARTING_COINS * n:
             raise ArgumentError(f"cards: {cs.num_cards} Hoard cards are too few for {n} players")
         nn = cs.num_names

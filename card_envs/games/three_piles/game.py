@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.cards import shuffled_deck
-from card_envs.core.game import Game, State
+from card_envs.core.game import ArgumentError, Game, State, is_integer
 from card_envs.core.rewards import check_reward_mode
 from card_envs.games.three_piles.render import render_text
 from card_envs.games.three_piles.rules import (
@@ -22,9 +22,9 @@ class ThreePilesGame(Game):
     snapshot_format = 2  # 2 added last_move; format 1 snapshots still load
 
     def __init__(self, num_players: int = 2, reward: str = "win"):
-        if not isinstance(num_players, int) or not 2 <= num_players <= 4:
-            raise ValueError(f"num_players={num_players!r} is not supported; use 2 (default), 3 or 4")
-        self.num_players = num_players
+        if not is_integer(num_players) or not 2 <= num_players <= 4:
+            raise ArgumentError(f"num_players={num_players!r} is not supported; use 2 (default), 3 or 4")
+        self.num_players = int(num_players)
         self.reward = check_reward_mode(reward)
         self.num_actions = NUM_ACTIONS
         self.state_layout = state_layout(num_players)
