@@ -242,7 +242,10 @@ after every player has taken ``max_turns`` turns (default 100 each; the cap is o
 in which nobody buys cannot run for ever: such a game is scored as usual and reported as a
 termination, the adapter having no truncation signal). Random play ends in about 40-90 turns per
 player, Big Money in about 17. ``max_game_length`` = ``n * max_turns * (6 * C + 10)`` decisions, C
-the number of cards in the game (a bound: each decision plays, moves or buys a card, or passes).
+the cards of every pile of the card list at this player count (all 33 piles' setup counts, in the
+game or not: 444, 463, 466 with 2, 3, 4 players), so the same bound holds for every kingdom,
+``"random"`` included (a bound: each decision plays, moves or buys a card, or passes; a game holds
+at most C cards).
 
 ## Arguments
 

@@ -67,6 +67,8 @@ class DominionGame(Game):
         self.encoder = Encoder(self)
         self.observation_layout = self.encoder.obs_layout
         self.state_layout = self.encoder.state_layout
+        # Every pile of the card list (in this game or not): one bound for every kingdom, a random
+        # one included (the doc page's C: 444, 463, 466 cards with 2, 3, 4 players).
         total_cards = sum(len(pile_setup(p, self.num_players)) for p in range(NUM_PILES))
         # Per turn every decision plays, moves, buys or passes: at most 6 per card in the game.
         self.max_game_length = self.num_players * self.max_turns * (6 * total_cards + 10)
