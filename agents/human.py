@@ -10,7 +10,12 @@ action name`` (a Dominion buy or gain with its cost and cards left; in Illimat, 
 left out with the reason, such as a season's rule); answer with the number or the exact name. A turn
 made of several decisions (an Illimat harvest, a Dominion card's choices) is asked one decision at
 a time; a decision with one legal answer is played for you and said so. An answer that is not
-accepted is explained and asked again. ``quit`` (or the end of the input) saves the position to a
+accepted is explained and asked again. ``help`` lists the choices again, ``help rules`` shows the
+rules summary (the "Description" of the game's doc page, `rules_summary`) and where to read the
+rest, and ``help <topic>`` what the game's terminal helpers explain (a Dominion card's cost, types
+and text; a Split the Hoard card, Title or class; an Illimat Luminary or season; a playing card's
+meaning in 3 Piles and Piles); an unknown topic is answered with the accepted ones. ``quit`` (or
+the end of the input) saves the position to a
 snapshot file, written atomically, and prints the command that resumes it. The other seats are
 played by ``make_policy(--opponent)``; you are told their moves as far as you could see them (a
 secret choice, such as a card committed face down, is not named: `card_envs.replay_html.action_known`).
@@ -20,8 +25,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import shlex
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -30,6 +37,8 @@ import numpy as np
 import card_envs
 from card_envs.agents import make_policy
 from card_envs.core.files import atomic_write
+from card_envs.core.registry import game_class
+from card_envs.docpages import game_package
 from card_envs.replay_html import action_known
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -97,8 +106,27 @@ class HumanGame:
         missing = getattr(self.helpers, "missing", None)
         for line in missing(state, legal) if missing and state is not None else []:
             self.say(f"  not offered: {line}")
-        self.say(f"Type a number 1..{len(legal)} or an action name as listed; 'help' lists them again, "
-                 "'quit' saves and stops.")
+        self.say(f"Type a number 1..{len(legal)} or an action name as listed; 'help' lists them again with the "
+                 "help topics, 'quit' saves and stops.")
+
+    def help_topics(self) -> str:
+        """The topics ``help`` answers: the rules, and the game's own (``HELP_TOPIC`` of its helpers)."""
+        topic = getattr(self.helpers, "HELP_TOPIC", "")
+        return "'help rules': the rules summary" + (f"; {topic}" if topic else "")
+
+    def help(self, topic: str, legal: list[int], state) -> None:
+        """``help`` (the choices again), ``help rules`` or ``help <topic>`` of the game's helpers."""
+        key = " ".join(topic.lower().split())
+        if not key:
+            self.show_choices(legal, state)
+            self.say(wrapped(f"Help topics: {self.help_topics()}."))
+        elif key in ("rules", "rule", "the rules"):
+            self.say(rules_summary(self.env_id))
+        else:
+            card_help = getattr(self.helpers, "card_help", None)
+            text = card_help(topic.strip(), state) if card_help else None
+            self.say(wrapped(text if text else f"No help on '{topic.strip()}'. Accepted: 'help' (your choices), "
+                             f"{self.help_topics()}."))
 
     def board(self, state) -> str:
         """Your view, as the game's terminal helpers present it (Dominion's supply as a table)."""
@@ -109,6 +137,8 @@ class HumanGame:
     def run(self) -> int:
         env, game = self.env, self.game
         self.say(f"{self.env_id}: you are player_{self.seat}; the other seats are played by {self.opponent!r}.")
+        self.say(f"Type 'help rules' at any decision for the rules in brief (in full: docs/envs/{self.env_id}.md), "
+                 "'help' for your choices and the other help topics.")
         final: dict[str, float] = {}
         scores = None
         for agent in env.agent_iter():
@@ -165,8 +195,9 @@ class HumanGame:
                 self.say(answer)
             if answer.lower() in QUIT_WORDS:
                 return None
-            if answer.lower() in HELP_WORDS:
-                self.show_choices(legal, state)
+            first, _, topic = answer.partition(" ")
+            if first.lower() in HELP_WORDS:
+                self.help(topic, legal, state)
                 continue
             refused = self.refusal(answer, legal, names, folded)
             if isinstance(refused, int):
@@ -216,10 +247,42 @@ class HumanGame:
                  else "A draw." if mine == best else "You lose.")
 
 
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_EMPHASIS = re.compile(r"(\*\*|\*)(\S(?:.*?\S)?)\1")
+
+
+def wrapped(text: str, width: int = 100) -> str:
+    """`text` with its long lines folded at `width`, continuations indented under their line."""
+    lines = []
+    for line in text.split("\n"):
+        indent = line[:len(line) - len(line.lstrip())]
+        lines.append(textwrap.fill(line, width, subsequent_indent=indent + "  ") if len(line) > width else line)
+    return "\n".join(lines)
+
+
+def rules_summary(env_id: str) -> str:
+    """The rules in brief, for ``help rules``: the "## Description" section of the game's doc page
+    (the docstring of ``card_envs/games/<game>/__init__.py``, as plain text), then where to read
+    the whole page."""
+    try:
+        package = game_package(env_id)
+    except ValueError:  # a game registered from outside card_envs.games: its module's docstring
+        package = importlib.import_module(game_class(env_id).__module__)
+    doc = package.__doc__ or ""
+    found = re.search(r"^## Description[ \t]*\n(.*?)(?=^## |\Z)", doc, re.S | re.M)
+    text = found.group(1).strip() if found else ""
+    text = _EMPHASIS.sub(lambda m: m.group(2), _CODE_SPAN.sub(lambda m: m.group(2).strip(), text))
+    where = (f"The full rules as implemented (actions, rewards, end of game, rulings): docs/envs/{env_id}.md\n"
+             f"in the source; the same page: python -m pydoc {package.__name__}")
+    return f"Rules of {env_id}, in brief:\n\n{text}\n\n{where}" if text else where
+
+
 def terminal_help(game_name: str):
     """The game's terminal helpers (`card_envs.agents.<game>.terminal`, optional), each optional:
     ``board(text, state)`` rewrites the rendered view, ``choice_note(state, action)`` adds a note to
-    a listed choice, ``missing(state, legal)`` says why a choice is not offered."""
+    a listed choice, ``missing(state, legal)`` says why a choice is not offered, ``card_help(topic,
+    state)`` answers ``help <topic>`` (None: not a topic it knows) and ``HELP_TOPIC`` says what it
+    answers (``"'help <card>' a card's text"``)."""
     try:
         return importlib.import_module(f"card_envs.agents.{game_name}.terminal")
     except ModuleNotFoundError as error:

@@ -183,3 +183,70 @@ def test_illimat_says_why_a_field_or_a_play_is_not_offered(monkeypatch, capsys, 
         plays += any(re.match(r"  not offered: (sow|harvest|stockpile): ", line) for line in lines)
     assert checked and plays
     assert re.search(r"not offered: field \d \(autumn\): Autumn there: no sowing, and \w+ can neither", out)
+
+
+def _description(env_id: str) -> str:
+    """The first sentence's start of the doc page's Description, as `help rules` prints it."""
+    from card_envs.docpages import game_package
+
+    doc = game_package(env_id).__doc__
+    first = doc.split("## Description", 1)[1].strip().split("\n")[0]
+    return re.sub(r"`+|\*+", "", first)[:40]
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_help_lists_the_choices_the_topics_and_the_rules(monkeypatch, capsys, tmp_path, env_id):
+    """Every game: 'help' lists the choices and the help topics, 'help rules' shows the doc page's
+    Description and where the page is, an unknown topic is answered with the accepted ones."""
+    code, out = _play(monkeypatch, capsys, [env_id, "--human", "--save", str(tmp_path / "s.json")],
+                      "help\nhelp rules\nhelp no such topic\nquit\n")
+    assert code == 0 and "Saved the game" in out
+    assert f"Type 'help rules' at any decision for the rules in brief (in full: docs/envs/{env_id}.md)" in out
+    block = out.split("> help\n", 1)[1].split("> help rules\n", 1)[0]
+    assert re.search(r"^ +1: ", block, re.M), "help lists the choices again"
+    assert "Help topics: 'help rules': the rules summary; 'help <" in block, "and the help topics"
+    rules = out.split("> help rules\n", 1)[1].split("> help no such topic\n", 1)[0]
+    assert rules.startswith(f"Rules of {env_id}, in brief:")
+    assert _description(env_id) in " ".join(rules.split()), "the doc page's Description"
+    assert f"docs/envs/{env_id}.md" in rules and "python -m pydoc card_envs.games." in rules
+    assert "``" not in rules and "**" not in rules, "markdown marks are dropped"
+    assert "No help on 'no such topic'. Accepted: 'help' (your choices), 'help rules': the rules summary; " \
+           "'help <" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("env_id, topics, expected", [
+    ("dominion_v0", ["Smithy", "kings castle", "Encampment/Plunder", "Mountain Folk", "rotate"],
+     ["Smithy: $4, Action. +3 Cards.\nIn this game: 10 left in the Smithy pile.",
+      "King's Castle: $10, Victory-Castle. Worth 2 VP per Castle you have.",
+      "Encampment/Plunder: a split pile of 10 cards (2 players), top to bottom:\n  5 x Encampment: $2, Action.",
+      "Mountain Folk (an Ally): At the start of your turn, you may spend 5 Favors for +3 Cards.",
+      "Rotate a pile: its top card and the identical cards directly under it go to the bottom"]),
+    ("split_the_hoard_v0", ["Emerald", "knight", "Wizard", "Wealthiest"],
+     ["Emerald (a Hoard card, 4 in the deck): unranked, 2 VP.\nAbility (discard it from your Haul in Claim): "
+      "draw 4 card(s) face down into your Haul as Coins.\nHidden Titles that name it: Jeweller.",
+      "Knight (a hidden Title, 20 VP to the player dealt it, if met at the end): Sword and Shield and "
+      "(Plate Armour or Holy Symbol).",
+      "Wizard (a class): power Scry, once per round, when the Reveal deal is made: draw 1 more card",
+      "Wealthiest (a Starting Title, public, 30 VP): won by the most Coins; eligible with at least 1 Coin(s)."]),
+    ("illimat_v0", ["Maiden", "seasons", "AS"],
+     ["Maiden (a Luminary): when revealed: nothing; while face up: harvesting is allowed in Winter; when "
+      "claimed: nothing.",
+      "  Winter: no harvesting, unless the Maiden is face up\nNow: field 0 ",
+      "AS: the Fool of Summer, worth 1 or 14"]),
+    ("three_piles_v0", ["10D", "ks"],
+     ["10D: the 10 of Diamonds, rank 10 (Ace low = 1 .. King = 13).", "A pile holding both an Ace and a King "
+      "scores 3."]),
+    ("piles_v0", ["AS"],
+     ["AS: the Ace of Spades, black, intrinsic value 1 (Ace 1 .. King 13).", "At the end it scores 9 (Ace 9, "
+      "King 4, Queen 3, Jack 2, any other 1) for the red team"]),
+])
+def test_help_card_explains_a_card_of_the_game(monkeypatch, capsys, tmp_path, env_id, topics, expected):
+    answers = "".join(f"help {topic}\n" for topic in topics) + "quit\n"
+    code, out = _play(monkeypatch, capsys, [env_id, "--human", "--save", str(tmp_path / "s.json")], answers)
+    assert code == 0
+    unwrapped = re.sub(r"\n  (?=\S)", " ", out)  # long help lines are folded at 100 columns
+    for text in expected:
+        assert text in out or text in unwrapped, text
+    assert "No help on" not in out
+    answered = out.split("> help", 1)[1].split("> quit", 1)[0]
+    assert max(len(line) for line in answered.split("\n")) <= 100, "folded for a terminal"

@@ -1012,3 +1012,15 @@ def test_render_names_the_last_play_the_card_legend_and_the_winner():
     assert "winner player_0" in GAME2.render(over, None)
     tie = position(hands=[[]], scores=[12, 12], decision="game_over", round=GAME2.rounds)
     assert "tie between player_0, player_1" in GAME2.render(tie, None)
+
+
+def test_luminary_texts_are_the_doc_pages_table():
+    """``help <Luminary>`` in the terminal reads `cards.LUMINARY_TEXT`: the doc page's table, row by row."""
+    import re
+
+    import card_envs.games.illimat as illimat
+    from card_envs.games.illimat.cards import LUMINARIES, LUMINARY_TEXT
+
+    rows = re.findall(r"^\| ([A-Z][a-z]+(?: [A-Z][a-z]+)?) \| (.*?) \| (.*?) \| (.*?) \|$", illimat.__doc__, re.M)
+    assert {name: tuple(cells) for name, *cells in rows if name in LUMINARIES} == LUMINARY_TEXT
+    assert list(LUMINARY_TEXT) == list(LUMINARIES)

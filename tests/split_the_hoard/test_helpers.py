@@ -174,3 +174,15 @@ def legal_names(s: SplitTheHoardState) -> list[str]:
 
 def names(s: SplitTheHoardState, cards) -> list[str]:
     return sorted(s.game.cards.names_of(cards))
+
+
+def test_every_effect_primitive_has_a_text_with_its_arguments():
+    """``help <card>`` in the terminal words a card's ability from `effects.PRIMITIVE_TEXT`: one
+    text per primitive, with a placeholder per argument."""
+    import re
+
+    from card_envs.games.split_the_hoard.effects import PRIMITIVE_TEXT, PRIMITIVES
+
+    assert set(PRIMITIVE_TEXT) == set(PRIMITIVES)
+    for name, text in PRIMITIVE_TEXT.items():
+        assert sorted(set(re.findall(r"\{(\d)\}", text))) == [str(i) for i in range(PRIMITIVES[name].arity)], name

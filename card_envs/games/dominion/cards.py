@@ -207,3 +207,114 @@ PRESETS = {
 # The simple Allies (rules file section 4), dealt only when a Liaison (Student) is in the Kingdom.
 ALLIES = ("Mountain Folk", "League of Bankers", "Band of Nomads", "Peaceful Cult", "Cave Dwellers")
 MOUNTAIN_FOLK, LEAGUE_OF_BANKERS, BAND_OF_NOMADS, PEACEFUL_CULT, CAVE_DWELLERS = range(len(ALLIES))
+
+# What each card does, as implemented (rules file section 3 and the doc page's rulings): the text a
+# player reads (`python -m card_envs.agents.play dominion_v0 --human`, ``help <card>``). Cost, types
+# and VP come from CARD_ROWS; "rotate" a pile: its top card and the identical cards under it go to
+# the bottom.
+CARD_TEXT = {
+    "Copper": "+$1.",
+    "Silver": "+$2.",
+    "Gold": "+$3.",
+    "Estate": "1 VP.",
+    "Duchy": "3 VP.",
+    "Province": "6 VP. The game ends after a turn in which the Province pile is empty.",
+    "Curse": "-1 VP.",
+    "Cellar": "+1 Action. Discard any number of cards from your hand, then draw that many.",
+    "Chapel": "Trash up to 4 cards from your hand.",
+    "Moat": "+2 Cards. When another player plays an Attack, you may reveal this from your hand to be "
+            "unaffected by it.",
+    "Village": "+1 Card, +2 Actions.",
+    "Workshop": "Gain a card costing up to $4.",
+    "Smithy": "+3 Cards.",
+    "Militia": "+$2. Each other player discards down to 3 cards in hand.",
+    "Remodel": "Trash a card from your hand. Gain a card costing up to $2 more than it.",
+    "Market": "+1 Card, +1 Action, +1 Buy, +$1.",
+    "Laboratory": "+2 Cards, +1 Action.",
+    "Festival": "+2 Actions, +1 Buy, +$2.",
+    "Witch": "+2 Cards. Each other player gains a Curse.",
+    "Young Witch": "+2 Cards. Discard 2 cards. Each other player may reveal a Bane card from their hand; if "
+                   "they don't, they gain a Curse. (Setup: an 11th Kingdom pile, costing $2 or $3, is the Bane.)",
+    "Encampment": "+2 Cards, +2 Actions. You may reveal a Gold or Plunder from your hand. If you don't, set "
+                  "this aside, and return it to the top of its pile at the start of Clean-up.",
+    "Plunder": "+$2, +1 VP token.",
+    "Patrician": "+1 Card, +1 Action. Reveal the top card of your deck. If it costs $5 or more, put it into "
+                 "your hand.",
+    "Emporium": "+1 Card, +1 Action, +$1. When you gain this, if you have at least 5 Action cards in play, "
+                "+2 VP tokens.",
+    "Settlers": "+1 Card, +1 Action. You may put a Copper from your discard pile into your hand.",
+    "Bustling Village": "+1 Card, +3 Actions. You may put a Settlers from your discard pile into your hand.",
+    "Catapult": "+$1. Trash a card from your hand. If it costs $3 or more, each other player gains a Curse. "
+                "If it's a Treasure, each other player discards down to 3 cards in hand.",
+    "Rocks": "+$1. When you gain or trash this, gain a Silver: onto your deck during your Buy phase, else "
+             "into your hand.",
+    "Gladiator": "+$2. Reveal a card from your hand. The player to your left may reveal a copy of it from "
+                 "their hand. If they don't, +$1 and trash a Gladiator from the top of its Supply pile.",
+    "Fortune": "+1 Buy. Double your $, once per turn (a second Fortune played does not double it "
+               "again). When you gain this, gain a Gold per Gladiator you have in play. (Debt: you cannot "
+               "buy while you owe any; Debt is repaid with $ automatically.)",
+    "Sauna": "+1 Card, +1 Action. You may play an Avanto from your hand. This turn, each Silver you play "
+             "lets you trash a card from your hand (one per Sauna played).",
+    "Avanto": "+3 Cards. You may play a Sauna from your hand.",
+    "Humble Castle": "+$1. Worth 1 VP per Castle you have.",
+    "Crumbling Castle": "1 VP. When you gain or trash this, +1 VP token and gain a Silver.",
+    "Small Castle": "2 VP. Trash this or a Castle from your hand. If you do, gain a Castle (the top of the "
+                    "Castles pile).",
+    "Haunted Castle": "2 VP. When you gain this during your turn, gain a Gold, and each other player with 5 "
+                      "or more cards in hand puts 2 cards from their hand onto their deck.",
+    "Opulent Castle": "3 VP. Discard any number of Victory cards from your hand for +$2 each.",
+    "Sprawling Castle": "4 VP. When you gain this, gain a Duchy or 3 Estates.",
+    "Grand Castle": "5 VP. When you gain this, reveal your hand: +1 VP token per Victory card in your hand "
+                    "and per Victory card you have in play.",
+    "King's Castle": "Worth 2 VP per Castle you have.",
+    "Herb Gatherer": "+1 Buy. Put your deck into your discard pile. You may play a Treasure from it. You may "
+                     "rotate the Augurs.",
+    "Acolyte": "You may trash an Action or Victory card from your hand to gain a Gold. You may trash this "
+               "to gain an Augur.",
+    "Sorceress": "+1 Action. Name a card. Reveal the top card of your deck and put it into your hand. If "
+                 "it's the named card, each other player gains a Curse.",
+    "Sibyl": "+4 Cards, +1 Action. Put a card from your hand onto your deck, and another on the bottom of "
+             "your deck.",
+    "Battle Plan": "+1 Card, +1 Action. You may reveal an Attack card from your hand for +1 Card. You may "
+                   "rotate any Supply pile.",
+    "Archer": "+$2. Each other player with 5 or more cards in hand reveals all but one of them; you choose "
+              "one of the revealed cards for them to discard.",
+    "Warlord": "+1 Action. At the start of your next turn, +2 Cards. Until then, other players can't play "
+               "an Action card from their hand if they have 2 or more copies of it in play.",
+    "Territory": "Worth 1 VP per differently named Victory card you have. When you gain this, gain a Gold "
+                 "per empty Supply pile.",
+    "Tent": "+$2. You may rotate the Forts. When you discard this from play, you may put it onto your deck.",
+    "Garrison": "+$2. This turn, when you gain a card, add a token here. At the start of your next turn, "
+                "remove them for +1 Card each.",
+    "Hill Fort": "Gain a card costing up to $4. Choose one: put it into your hand; or +1 Card and +1 Action.",
+    "Stronghold": "2 VP. Choose one: +$3; or at the start of your next turn, +3 Cards.",
+    "Old Map": "+1 Card, +1 Action. Discard a card. +1 Card. You may rotate the Odysseys.",
+    "Voyage": "+1 Action. If the previous turn wasn't yours, take an extra turn after this one, during "
+              "which you can play only 3 cards from your hand.",
+    "Sunken Treasure": "Gain an Action card you don't have a copy of in play. (It makes no $.)",
+    "Distant Shore": "2 VP. +2 Cards, +1 Action. Gain an Estate.",
+    "Town Crier": "Choose one: +$2; or gain a Silver; or +1 Card and +1 Action. You may rotate the "
+                  "Townsfolk.",
+    "Blacksmith": "Choose one: draw until you have 6 cards in hand; or +2 Cards; or +1 Card and +1 Action.",
+    "Miller": "+1 Action. Look at the top 4 cards of your deck. Put one into your hand and discard the rest.",
+    "Elder": "+$2. You may play an Action card from your hand. If it gives you a choice (\"choose one\"), "
+             "you may choose an extra, different option.",
+    "Student": "+1 Action. You may rotate the Wizards. Trash a card from your hand. If it's a Treasure, "
+               "+1 Favor, and put this onto your deck. (Liaison: with Wizards in the Supply, one Ally is "
+               "dealt and each player starts with 1 Favor.)",
+    "Conjurer": "Gain a card costing up to $4. At the start of your next turn, put this into your hand.",
+    "Sorcerer": "+1 Card, +1 Action. Each other player names a card, then reveals the top card of their "
+                "deck. If wrong, they gain a Curse.",
+    "Lich": "+6 Cards, +2 Actions. Skip a turn. When you trash this, discard it and gain a cheaper card "
+            "from the trash.",
+}
+ALLY_TEXT = {
+    "Mountain Folk": "At the start of your turn, you may spend 5 Favors for +3 Cards.",
+    "League of Bankers": "At the start of your Buy phase, +$1 per 4 Favors you have.",
+    "Band of Nomads": "When you gain a card costing $3 or more in your turn, you may spend a Favor for +1 "
+                      "Card, or +1 Action, or +1 Buy.",
+    "Peaceful Cult": "At the start of your Buy phase, you may spend any number of Favors to trash that many "
+                     "cards from your hand.",
+    "Cave Dwellers": "At the start of your turn, you may spend a Favor to discard a card and then draw a "
+                     "card. Repeat as desired.",
+}

@@ -32,6 +32,26 @@ MAIDEN, CHANGELING, RIVER, CHILDREN, FOREST_QUEEN, RAKE, UNION, NEWBORN = range(
 NUM_LUMINARIES = 8
 NO_LUMINARY = -1
 
+# What each Luminary does (the doc page's table: reveal, while face up, claim; "-": nothing), and
+# what each season forbids: the text a player reads (``help <Luminary>``, ``help seasons``).
+LUMINARY_TEXT = {  # name: (reveal, while face up, claim)
+    "Maiden": ("-", "harvesting is allowed in Winter", "-"),
+    "Changeling": ("-", "once per turn, before or after the play, swap a hand card with a loose card of her field",
+                   "swap up to two hand cards with loose cards anywhere"),
+    "River": ("her field gets 3 more cards (6)", "-", "Frostbit gives +2 instead of -2"),
+    "Children": ("3 cards face down under her (hidden from all)", "-",
+                 "they join the claimer's harvest pile, secretly"),
+    "Forest Queen": ("her field becomes Summer", "her field is Summer; nothing rotates",
+                     "choose any position of the Illimat"),
+    "Rake": ("-", "each turn, sow one extra card into her field (any season), before or after the play",
+             "each other player gives a Summer card from his harvest pile"),
+    "Union": ("-", "a harvest in her field may play two hand cards as one of their total value", "-"),
+    "Newborn": ("reveal the opposite field's Luminary (with its 3 cards; a random unused one if that was claimed)",
+                "-", "-"),
+}
+SEASON_RULES = ("no stockpiling", "no restriction", "no sowing",
+                "no harvesting, unless the Maiden is face up")  # in SEASON_NAMES order
+
 # ----- decisions and actions ------------------------------------------------------------------
 (TURN, FIELD, ACTION, PARTNER, VALUE, ITEMS, SEASON, RAKE_CARD, SWAP_GIVE, SWAP_TAKE, CLAIM_GIVE,
  CLAIM_TAKE, CLAIM_SEASON, OVER) = range(14)

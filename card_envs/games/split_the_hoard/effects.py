@@ -169,6 +169,30 @@ PRIMITIVES: dict[str, Primitive] = {
     "TAKE_DRAGON": Primitive(0, "effect", _take_dragon),
     "SCRY": Primitive(1, "class", _scry),  # Wizard: draw 1 more when dealt, put 1 on the bottom (see rules)
 }
+# What each primitive does, for a player to read (rules file 3.1; {0}, {1}: the card's arguments).
+PRIMITIVE_TEXT = {
+    "GAIN": "draw {0} card(s) face down into your Haul as Coins",
+    "TAKE_COINS": "take up to {0} Coin(s) from another player's Haul",
+    "TAKE_EACH": "take up to {0} Coin(s) from each other player's Haul",
+    "RECOVER_COINS": "take up to {0} card(s) from the Coin discard pile as Coins",
+    "RECOVER_TREASURE": "take a Treasure of another name from the Treasure discard pile into your Haul",
+    "DRAW_TREASURE": "draw {0} card(s) face up into your Haul as Treasures",
+    "PICK_TOP": "look at the top {0} cards of the deck, take 1 of them as a Treasure, put the rest back in any order",
+    "PEEK_DECK": "look at the top {0} cards of the deck and put them back in any order",
+    "FLIP_COIN": "look at {0} of your Coins; you may turn 1 of them face up (it becomes a Treasure)",
+    "EXTRA_DRAW": "draw 1 more card in Reveal, then put 1 of your dealt cards into your Haul as a Coin",
+    "DISCOUNT": "your purchase this turn costs {0} less (never below {1})",
+    "PRINTED_ONLY": "your purchase this turn costs only the printed 1/2/3 (the added Coins are still discarded)",
+    "REFUSE": "refuse a negotiation for your Treasure (the buyer takes another action)",
+    "CANCEL_COIN_THEFT": "cancel another player's effect that takes your Coins",
+    "CANCEL_TREASURE_THEFT": "cancel another player's effect that takes or swaps your Treasure",
+    "STEAL": "pay a player {0} Coins and take any one Treasure from their Haul",
+    "SWAP": "exchange one of your Treasures with one of another player's",
+    "EXTRA_ACTION": "take one more Negotiate action this turn",
+    "TAKE_DRAGON": "you take the Dragon Card at the end of the round (and start the next)",
+    "SCRY": "draw {0} more card with your deal, then put 1 card of your hand on the bottom of the deck (only "
+            "if the deck can supply it after everyone else has drawn)",
+}
 # Class powers: the phase of a class card -> the primitives it may hold.
 CLASS_PHASES = {
     "reveal": {p for p, v in PRIMITIVES.items() if v.role == "effect"},
