@@ -8,6 +8,10 @@ from itertools import groupby
 from card_envs.games.dominion.cards import CARD_NAMES, PILE_NAMES
 
 PHASES = ("action", "treasure", "buy", "over")
+# Decisions whose answer only the deciding player sees (the doc page's "What each seat knows"): the
+# cards a Haunted Castle victim puts on his deck, Sibyl's top and bottom cards, the card an Archer
+# victim keeps hidden, the card Miller keeps.
+SECRET_KINDS = frozenset({"haunted", "sibyl_top", "sibyl_bottom", "archer_hide", "miller"})
 
 
 def pile_runs(pile: list[int]) -> list[tuple[int, int]]:
@@ -22,6 +26,11 @@ def _counts(cards) -> str:
 
 def _hand(counts) -> str:
     return ", ".join(f"{k} {CARD_NAMES[c]}" for c, k in enumerate(counts) if k) or "-"
+
+
+def secret_move(s, action: int) -> bool:
+    """Whether the rules make this move in secret, so that a log names it to its player only."""
+    return bool(s.tasks) and s.tasks[-1]["kind"] in SECRET_KINDS
 
 
 def render_text(s, viewer: int | None) -> str:
