@@ -4,7 +4,7 @@ A board is what ``game.render(state, viewer)`` shows, as structured data instead
 from the same fields with the same visibility rules (a test checks that a seat's board does not
 change under ``state.determinize(seat)``, and the public board under any seat's):
 
-    {"head": "3 Piles | player_0 to move (choose) | ...",      # the render's first line
+    {"head": "3 Piles | player_0 to move (choose) | ...",      # the render's first line (and its "in progress")
      "zones": [{"group": "table", "name": "stack 0", "owner": None, "info": "top 6C",
                 "cards": [{"label": "6C", "cls": "s-C"}, {"hidden": True, "n": 3}, ...]}, ...]}
 
@@ -182,6 +182,10 @@ def _split_the_hoard(state, viewer: int | None) -> list[Zone]:
     zones.append(zone("table", "coin discard", discard, info=f"{len(state.coin_discard)} cards"))
     zones.append(zone("table", "treasure discard", named(state.treasure_discard),
                       info=f"Dragon Card: player_{state.dragon}" + (", the game is ending" if state.end_flag else "")))
+    scoring = state.scoring() if over else None
+    won = {name for b in scoring for name in b["starting"]} if over else set()
+    zones.append(zone("table", "Starting Titles", [face(t.name, "title") for t in cs.starting if t.name not in won],
+                      info=f"{g.starting_title_vp} VP each, " + ("not awarded" if over else "awarded at the end")))
     for p in range(g.num_players):
         group = f"player_{p}"
         cls = cs.classes[state.classes[p]]
@@ -209,7 +213,13 @@ def _split_the_hoard(state, viewer: int | None) -> list[Zone]:
                 offers.append(hidden(1)[0])
         if offers:
             zones.append(zone(group, "negotiate cards", offers, p))
-        if everything or viewer == p or over:
+        if over:  # the Titles won and the hidden one, with how the score adds up
+            from card_envs.games.split_the_hoard.render import score_text
+
+            titles = [face(name, "title") for name in scoring[p]["starting"]]
+            zones.append(zone(group, "Titles", titles + [face(cs.title_names[state.titles[p]], "title")], p,
+                              score_text(state, p)))
+        elif everything or viewer == p:
             zones.append(zone(group, "hidden Title", [face(cs.title_names[state.titles[p]], "title")], p))
     return zones
 
@@ -292,13 +302,18 @@ BOARDS: dict[str, Callable[[Any, int | None], list[Zone]]] = {
 
 
 HEAD_LINES = {"dominion": 2}  # the render's lines above the board (Dominion's first names the kingdom)
+# Render lines on what is under way, shown in the head: Split the Hoard's effect or negotiation,
+# Illimat's move being made (but not "move so far: -").
+IN_PROGRESS = ("  in progress: ", "  move so far: ")
 
 
 def board(game: Game, state: State, viewer: int | None) -> dict[str, Any]:
     """The board of ``state`` as seat ``viewer`` sees it (see the module docstring).
 
     A game without a board function here gets its render text only (no zones)."""
-    head = "\n".join(game.render(state, viewer).split("\n")[:HEAD_LINES.get(game.name, 1)])
+    lines = game.render(state, viewer).split("\n")
+    head = "\n".join(lines[:HEAD_LINES.get(game.name, 1)]
+                     + [line.strip() for line in lines if line.startswith(IN_PROGRESS) and line[-3:] != ": -"])
     builder = BOARDS.get(game.name)
     zones = builder(state, viewer) if builder else []
     for z in zones:
@@ -358,6 +373,13 @@ def _split_the_hoard_notes(game) -> dict[str, str]:
     for t in cs.hidden:
         rule = ", ".join(f"{k} {v}" for k, v in t.criterion.items() if k != "type")
         notes[t.name] = f"{t.name} (hidden Title) | {t.vp} VP | {t.criterion['type'].replace('_', ' ')}: {rule}"
+    from card_envs.games.split_the_hoard.render import CRITERIA, ELIGIBLE
+
+    for t in cs.starting:
+        notes[t.name] = (f"{t.name} (Starting Title, face up) | {game.starting_title_vp} VP | "
+                         f"{CRITERIA.get(t.criterion, t.criterion)}, with "
+                         f"{ELIGIBLE.get(t.criterion, '{}').format(t.min)} | a tie goes to the {t.tie_class} "
+                         "if in play, else to nobody")
     return notes
 
 

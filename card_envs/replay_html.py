@@ -1,27 +1,31 @@
 """A replay as one self-contained HTML page: ``python -m card_envs.replay view REPLAY.json -o game.html``.
 
 The page needs no server and no network (its CSS and JavaScript are inline). It steps through
-the game with the board drawn as cards (`card_envs.boards`), the action taken at each step, and
-a seat selector: "spectator" shows public information only, "player_k" what seat k saw. The URL
-hash picks the view and the position (``game.html#seat=1&step=40``; ``seat=public``).
+the game with the board drawn as cards (`card_envs.boards`), beside it the move that led to that
+board and the next one, and a seat selector: "spectator" shows public information only,
+"player_k" what seat k saw. The URL hash picks the view and the position
+(``game.html#seat=1&step=40``; ``seat=public``).
 
-For people: the move list has one line per turn (a seat's consecutive decisions), worded from the
-game's "last move" line where it has one ("player_1 harvested KS from field 0 with KW"), else the
-decisions under their kind ("commit card: Ruby, Emerald"); what the last action changed is marked;
-the seats carry the agents' names; a banner gives the result at the end; Piles' Castle is its 3x4
-grid, Illimat's four fields lie around the Illimat; suits are drawn as symbols; Dominion's and
-Split the Hoard's cards show their cost or rank, types and effect on hover. The keys act whatever
-has focus: left/right arrows step, Space plays and pauses, Home/End jump (up/down still pick a
-view in the menu).
+For people: the move list has one line per turn (a seat's consecutive decisions) for the moves
+that led to the board shown, worded from the game's "last move" line where it has one ("player_1
+harvested KS from field 0 with KW"), else the decisions under their kind ("commit card: Ruby,
+Emerald"), seats named absolutely; what the move that led here changed is marked (a legend says
+how); the seats carry the agents' names; a banner gives the result at the end, with the final
+scoring in full where the game has more than a number (Split the Hoard's Titles and VP per
+source); Piles' Castle is its 3x4 grid, Illimat's four fields lie around the Illimat; suits are
+drawn as symbols, and a card's hover names it ("K\u2600: King of Summer"); Dominion's and Split the
+Hoard's cards show their cost or rank, types and effect on hover. The keys act whatever has
+focus: left/right arrows step, Space plays and pauses, Home/End jump (up/down still pick a view in
+the menu).
 
 Hidden information. The page holds, per position and per view, only what that view shows:
 ``game.render(state, viewer)`` (as lines) and ``boards.board(state, viewer)``, never the whole
-state. The action taken is shown to its actor; to another seat only when it could tell it from
-every alternative (`action_known`), and to spectators only when every other seat could and the
-public render tells it apart too; otherwise the line says a choice was made. The script reads
-its data once and removes it from the document, so the document only ever holds the selected
-view. ``reveal_all=True`` (``--reveal-all``) adds an "everything" view (every hand, the deck
-order): for post-mortems, not for showing a player.
+state. A move is named to its actor; to another seat only when it could tell it from every
+other move (`card_envs.replay_log.action_known`), and to spectators only when every seat could
+and the public record tells it apart too (`card_envs.replay_log.public_known`); otherwise the
+line says a choice was made. The script reads its data once and removes it from the document, so
+the document only ever holds the selected view. ``reveal_all=True`` (``--reveal-all``) adds an
+"everything" view (every hand, the deck order): for post-mortems, not for showing a player.
 """
 
 from __future__ import annotations
@@ -36,9 +40,8 @@ import numpy as np
 from card_envs.boards import board, card_notes
 from card_envs.core.files import atomic_write
 from card_envs.core.game import Game, State
-
-WORLDS = 2  # determinized positions per seat, besides the real one, for `action_known`
-LAST_MOVE = ("  last move: ", "  last play: ")  # the render line that names a turn's play, where a game has one
+from card_envs.replay_log import (  # noqa: F401  (action_known: agents/human.py imports it from here)
+    action_known, action_line, canonical, describe, last_move, public_known, result_lines, turn_line)
 
 
 class Recorded(Protocol):
@@ -53,117 +56,6 @@ class Recorded(Protocol):
     def game(self) -> Game: ...
 
     def initial_state(self) -> State: ...
-
-
-def action_known(state: State, action: int, seat: int, rng: np.random.Generator, worlds: int = WORLDS) -> bool:
-    """Whether ``seat`` can tell that ``action`` was played at ``state`` from its observation after it.
-
-    True for the player who acts. For another seat: no other action, legal in the real position
-    or in ``worlds`` positions drawn by ``state.determinize(seat, rng)`` (positions the seat cannot
-    tell from the real one), leaves it the same observation. The determinized positions catch a
-    forced choice among hidden cards (one legal action here, but the seat does not know which)."""
-    if seat == state.current_player:
-        return True
-    after = state.clone()
-    after.apply(action)
-    target = after.observation(seat)
-    for w in range(worlds + 1):
-        world = state if w == 0 else state.determinize(seat, rng)
-        for other in world.legal_actions():
-            if other != action:
-                copy = world.clone()
-                copy.apply(other)
-                if np.array_equal(copy.observation(seat), target):
-                    return False
-    return True
-
-
-def _public_known(game: Game, state: State, action: int, seats_know: bool) -> bool:
-    if not seats_know:
-        return False
-    after = state.clone()
-    after.apply(action)
-    text = game.render(after, None)
-    for other in state.legal_actions():
-        if other != action:
-            copy = state.clone()
-            copy.apply(other)
-            if game.render(copy, None) == text:
-                return False
-    return True
-
-
-def _describe(game: Game, state: State, name: str) -> tuple[str, str]:
-    """(context, phrase) of a decision for the move list: the public kind of decision asked, where
-    the action's name alone is bare ("yes", "done"), and the name worded as a move."""
-    if game.name == "split_the_hoard":
-        from card_envs.games.split_the_hoard.effects import DECISION_NAMES
-
-        return DECISION_NAMES[state.decision].replace("_", " "), name
-    if game.name == "dominion":
-        if state.tasks:  # a card's own decision (Cellar's discards, a Militia victim's)
-            return state.tasks[-1]["kind"].replace("_", " "), name
-        phase = ("actions", "treasures", "buys")[state.phase]
-        if name == "done":
-            return "", f"ends {phase}"
-        verb, _, what = name.partition(" ")
-        verbs = {"card": "plays", "play": "plays", "pile": "buys" if phase == "buys" else "gains"}
-        return "", f"{verbs.get(verb, verb)} {what}"
-    return "", name
-
-
-ENDS = ("done", "ends actions", "ends treasures", "ends buys")  # a forced one says nothing in a turn's line
-
-
-def _last_move(lines: list[str]) -> str | None:
-    return next((line.split(": ", 1)[1] for line in lines if line.startswith(LAST_MOVE)), None)
-
-
-def _turn_line(actor: int, decisions: list[tuple[str, str | None, bool]], before: str | None,
-               after: list[str | None]) -> str:
-    """One line for a turn (or its start) as one view saw it.
-
-    ``decisions``: (context, action name or None where hidden from the view, forced) per
-    decision; ``before``/``after``: the render's last-move line before the turn and after each
-    decision. Where the game names its plays there, those sentences: "player_1 drew a card, then
-    played 4H onto stack 2"; else the decisions under their contexts: "player_0: commit card:
-    Ruby, Emerald; commit coins: negotiate card 3 (3 coins) x2, done"."""
-    plays: list[str] = []
-    for line in after:
-        if line and line != (plays[-1] if plays else before):
-            plays.append(line)
-    if plays:
-        who = f"player_{actor} "
-        return plays[0] + "".join(", then " + (p[len(who):] if p.startswith(who) else p) for p in plays[1:])
-    groups: list[list] = []  # [context, [[phrase, count], ...]]
-    for context, name, forced in decisions:
-        if forced and name in ENDS and len(decisions) > 1:
-            continue
-        phrase = name if name is not None else "a hidden choice"
-        if not groups or groups[-1][0] != context:
-            groups.append([context, []])
-        runs = groups[-1][1]
-        if runs and runs[-1][0] == phrase:
-            runs[-1][1] += 1
-        else:
-            runs.append([phrase, 1])
-    text = "; ".join((f"{context}: " if context else "")
-                     + ", ".join(p + (f" x{k}" if k > 1 else "") for p, k in runs) for context, runs in groups)
-    return f"player_{actor}: {text}"
-
-
-def _result(replay: Recorded, state: State) -> str:
-    returns, scores = state.returns(), state.scores()
-    names = replay.players or []
-
-    def who(k: int) -> str:
-        return f"player_{k}" + (f" ({names[k]})" if k < len(names) else "")
-
-    best = max(returns)
-    winners = [k for k, r in enumerate(returns) if r == best]
-    head = ("a draw" if len(winners) == len(returns) else
-            f"{' and '.join(who(k) for k in winners)} win{'s' if len(winners) == 1 else ''}")
-    return f"Game over: {head} | scores: " + ", ".join(f"{who(k)} {x}" for k, x in enumerate(scores))
 
 
 class _Strings:
@@ -184,9 +76,11 @@ class _Strings:
 def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> dict[str, Any]:
     """The page's data: per position and per view only what that view shows (module docstring).
 
-    Per position and view: ``h`` head, ``z`` zones, ``t`` render lines, ``a`` the action taken
-    there, ``m`` the move list's line for the turn up to that action; per position ``actor`` and
-    ``turn`` (consecutive decisions of one seat make one turn)."""
+    Per position and view: ``h`` head, ``z`` zones, ``t`` render lines, ``a`` the move made there
+    (the next one; at the end, the result), ``m`` the move list's line for the turn up to that
+    move; per position ``actor`` and ``turn`` (consecutive decisions of one seat make one turn).
+    The page shows beside each board the move that led to it (the previous position's ``a``) and
+    the next one, each as the view saw it."""
     game = replay.game
     n = game.num_players
     views: list[tuple[str, int | None]] = [("public", None)] + [(str(k), k) for k in range(n)]
@@ -209,7 +103,7 @@ def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> di
         if action is None:
             if not state.is_terminal():
                 raise ValueError(f"replay ends after {len(replay.actions)} actions but the game is not over")
-            result = _result(replay, state)
+            result = "\n".join(result_lines(game, state, replay.players))
             done = {key: frame(state, viewer, result) for key, viewer in views}
             steps.append({"actor": None, "v": {key: f for key, (f, _) in done.items()}})
             texts.append({key: lines for key, (_, lines) in done.items()})
@@ -217,20 +111,21 @@ def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> di
         if state.is_terminal():
             raise ValueError(f"replay has {len(replay.actions) - i} action(s) after the game ended")
         actor = state.current_player
-        name = game.action_to_string(action)
         forced = len(state.legal_actions()) == 1
-        context, phrase = _describe(game, state, name)
-        known = {k: action_known(state, action, k, rng) for k in range(n)}
-        public = _public_known(game, state, action, all(known.values()))
+        move = canonical(state, action)  # what the move did, named plainly
+        context, phrase = describe(game, state, move)
+        known = {k: action_known(state, move, k, rng) for k in range(n)}
+        public = public_known(game, state, move, rng, all(known.values()))
+        named = action_line(actor, context, phrase)
         step_views, step_texts, step_seen = {}, {}, {}
         for key, viewer in views:
             if viewer == actor or viewer == -1:
-                text, shown = f"player_{actor}: {name}" + (" (the only legal action)" if forced else ""), phrase
+                text, shown = named + (" (the only legal action)" if forced else ""), phrase
             elif (public if viewer is None else known[viewer]):
-                text, shown = f"player_{actor}: {name}", phrase
+                text, shown = named, phrase
             else:
                 text, shown = f"player_{actor} made a choice hidden from " + (
-                    "spectators" if viewer is None else "you"), None
+                    "spectators" if viewer is None else "you") + (f" ({context})" if context else ""), None
             step_views[key], step_texts[key] = frame(state, viewer, text)
             step_seen[key] = (context, shown, forced)
         steps.append({"actor": actor, "v": step_views})
@@ -249,7 +144,7 @@ def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> di
 
 def _add_move_lines(steps: list[dict], texts: list[dict], seen: list[dict], strings: _Strings,
                     views: list[str]) -> None:
-    """Each position's ``turn`` and, per view, ``m``: its turn's line up to the action taken there."""
+    """Each position's ``turn`` and, per view, ``m``: its turn's line up to the move made there."""
     turn, start = -1, 0
     for i, step in enumerate(steps):
         if i == 0 or step["actor"] is None or step["actor"] != steps[i - 1]["actor"]:
@@ -260,9 +155,9 @@ def _add_move_lines(steps: list[dict], texts: list[dict], seen: list[dict], stri
             if step["actor"] is None:
                 f["m"] = f["a"]
                 continue
-            after = [_last_move(texts[j + 1][key]) for j in range(start, i + 1)]
-            line = _turn_line(step["actor"], [seen[j][key] for j in range(start, i + 1)],
-                              _last_move(texts[start][key]), after)
+            after = [last_move(texts[j + 1][key]) for j in range(start, i + 1)]
+            line = turn_line(step["actor"], [seen[j][key] for j in range(start, i + 1)],
+                             last_move(texts[start][key]), after)
             f["m"] = strings(line)
 
 
@@ -308,10 +203,13 @@ _PAGE = """<!DOCTYPE html>
 </header>
 <div id="result" hidden></div>
 <main>
-  <section id="status"><div id="head"></div><div id="action"></div></section>
+  <section id="status"><div id="head"></div>
+    <div id="moves"><div id="led-here"></div><div id="next-move"></div></div>
+    <div class="legend"><span class="swatch zone-swatch"></span> a zone the move that led here changed
+      <span class="swatch card-swatch"></span> a card new there (more of it than before)</div></section>
   <section id="board"></section>
   <aside>
-    <h2>moves so far, one line per turn, as this view saw them</h2>
+    <h2>the moves that led here, one line per turn, as this view saw them (click: the board after it)</h2>
     <ol id="log"></ol>
     <details><summary>text view</summary><pre id="text"></pre></details>
   </aside>
@@ -332,12 +230,19 @@ h2 { font-size: 13px; margin: 4px 0; }
 .controls button { min-width: 34px; }
 .keys { font-size: 11px; opacity: 0.75; }
 #slider { flex: 1; min-width: 160px; }
-#result { background: #ffd75e; color: #3a2a00; font-size: 17px; font-weight: 700; padding: 10px 16px;
+#result { background: #ffd75e; color: #3a2a00; font-size: 13px; padding: 10px 16px; white-space: pre-line;
           text-align: center; border-bottom: 2px solid #b48a00; }
+#result::first-line { font-size: 17px; font-weight: 700; }
 main { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 12px; padding: 12px 16px; }
 #status { grid-column: 1 / 3; background: #fff; border-radius: 6px; padding: 8px 12px; }
 #head { white-space: pre-wrap; font-weight: 600; }
-#action { margin-top: 4px; color: #5a2d0c; }
+#moves { margin-top: 4px; color: #5a2d0c; }
+#next-move { color: #555; }
+.legend { margin-top: 4px; font-size: 11px; color: #555; }
+.swatch { display: inline-block; width: 14px; height: 11px; vertical-align: -1px; border-radius: 2px;
+          margin-left: 8px; }
+.zone-swatch { background: rgba(255, 215, 94, 0.6); }
+.card-swatch { background: #fffef8; outline: 3px solid #ffb300; outline-offset: -3px; }
 #board { display: flex; flex-wrap: wrap; gap: 10px; align-content: flex-start; }
 .group { background: #2f6b43; border-radius: 8px; padding: 6px 8px 8px; color: #f4f4ee; min-width: 160px;
          display: flex; flex-wrap: wrap; align-content: flex-start; column-gap: 14px; max-width: 100%;
@@ -417,8 +322,10 @@ _JS = r"""
   var SUITS = {"s-C": ["C", "\u2663"], "s-D": ["D", "\u2666"], "s-H": ["H", "\u2665"], "s-S": ["S", "\u2660"],
                "i-P": ["P", "\u273F"], "i-S": ["S", "\u2600"], "i-A": ["A", "\u2766"], "i-W": ["W", "\u2744"],
                "i-X": ["*", "\u2605"]};
-  var SUIT_NAMES = {"s-C": "clubs", "s-D": "diamonds", "s-H": "hearts", "s-S": "spades", "i-P": "spring",
-                    "i-S": "summer", "i-A": "autumn", "i-W": "winter", "i-X": "stars"};
+  var SUIT_NAMES = {"s-C": "Clubs", "s-D": "Diamonds", "s-H": "Hearts", "s-S": "Spades", "i-P": "Spring",
+                    "i-S": "Summer", "i-A": "Autumn", "i-W": "Winter", "i-X": "Stars"};
+  var RANK_NAMES = data.game === "illimat" ? {A: "Fool", J: "Knight", Q: "Queen", K: "King"}  // Illimat's A, J
+                                           : {A: "Ace", J: "Jack", Q: "Queen", K: "King"};
   var STD = /\b(10|[2-9AJQK])([CDHS])\b/g, ILL = /\b(10|[2-9AJQKN])([PSAW*])(?![\w*])/g;
   var STD_SYM = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
   var ILL_SYM = {P: "\u273F", S: "\u2600", A: "\u2766", W: "\u2744", "*": "\u2605"};
@@ -460,9 +367,10 @@ _JS = r"""
       e.title = "face down";
     } else {
       var shown = c.label, title = c.label, suit = SUITS[(c.cls || "").split(" ")[0]];
-      if (suit && shown.slice(-1) === suit[0]) {
-        shown = shown.slice(0, -1) + suit[1];
-        title = c.label + " (" + SUIT_NAMES[c.cls] + ")";
+      if (suit && shown.slice(-1) === suit[0]) {  // the card as drawn, then its name: "K\u2600: King of Summer"
+        var rank = shown.slice(0, -1);
+        shown = rank + suit[1];
+        title = shown + ": " + (RANK_NAMES[rank] || rank) + " of " + SUIT_NAMES[c.cls];
       }
       e = el("div", "card " + (c.cls || "") + (suit ? "" : " long"), shown);  // names in small type
       e.dataset.card = c.label;
@@ -562,18 +470,16 @@ _JS = r"""
     });
   }
 
-  function drawLog() {
-    var log = document.getElementById("log");
+  function drawLog() {  // the moves that led to this board: those made at positions 0 .. step - 1
+    var log = document.getElementById("log"), last = state.step - 1;
     log.textContent = "";
-    for (var i = 0; i <= state.step; i++) {
-      if (i < state.step && steps[i + 1].turn === steps[i].turn) continue;  // the turn's last line so far
-      var start = i;
-      while (start > 0 && steps[start - 1].turn === steps[i].turn) start--;
+    for (var i = 0; i <= last; i++) {
+      if (i < last && steps[i + 1].turn === steps[i].turn) continue;  // the turn's last line so far
       var text = S[steps[i].v[state.view].m];
-      var li = el("li", i === state.step ? "current" : "", symbols(text));
+      var li = el("li", i === last ? "current" : "", symbols(text));
       if (/hidden from|a hidden choice/.test(text)) li.className += " hidden";
       li.value = steps[i].turn + 1;
-      li.dataset.step = String(start);
+      li.dataset.step = String(i + 1);  // the board this line's moves led to
       li.addEventListener("click", function (e) { go(parseInt(e.currentTarget.dataset.step, 10)); });
       log.appendChild(li);
     }
@@ -585,7 +491,10 @@ _JS = r"""
     slider.value = String(state.step);
     document.getElementById("counter").textContent = "position " + state.step + " / " + (steps.length - 1);
     document.getElementById("head").textContent = symbols(S[f.h]);
-    document.getElementById("action").textContent = last ? "" : "action taken here: " + symbols(S[f.a]);
+    document.getElementById("led-here").textContent = state.step === 0 ? "the starting position"
+      : "the move that led here: " + symbols(S[frame(state.step - 1).a]);
+    document.getElementById("next-move").textContent = last ? ""
+      : "next move (not on this board yet): " + symbols(S[f.a]);
     var result = document.getElementById("result");
     result.hidden = !last;
     result.textContent = last ? S[f.a] : "";

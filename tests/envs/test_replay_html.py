@@ -10,6 +10,7 @@ over the DevTools pipe. They are skipped where no Chromium is installed. With
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -234,16 +235,63 @@ def test_the_move_list_has_one_line_per_turn(pages, env_id):
 
 
 def test_a_turn_line_reads_as_sentences_or_decisions_under_their_kind():
-    from card_envs.replay_html import _turn_line
+    from card_envs.replay_log import turn_line
 
-    assert _turn_line(1, [("", "draw", False), ("", "play 4H -> stack 2", False)], "player_0 took 8C",
+    assert turn_line(1, [("", "draw", False), ("", "play 4H -> stack 2", False)], "player_0 took 8C",
                       ["player_1 drew a card", "player_1 played 4H onto stack 2"]) == \
         "player_1 drew a card, then played 4H onto stack 2"
-    assert _turn_line(0, [("commit card", "Ruby", False), ("commit card", None, False),
+    assert turn_line(0, [("commit card", "Ruby", False), ("commit card", None, False),
                           ("commit coins", "negotiate card 2 (2 coins)", False),
                           ("commit coins", "negotiate card 2 (2 coins)", False), ("commit coins", "done", True)],
                       None, [None] * 5) == \
         "player_0: commit card: Ruby, a hidden choice; commit coins: negotiate card 2 (2 coins) x2"
+
+
+def test_split_the_hoard_shows_its_titles_what_is_under_way_and_how_each_score_adds_up(pages):
+    """The face-up Starting Titles on the table; what is under way (a negotiation, an effect with
+    its target) over the board for everyone; at the end each player's Titles, the hidden one
+    revealed, with the VP of each source, the unawarded Starting Titles left on the table."""
+    from card_envs.games.split_the_hoard.render import score_text
+
+    replay, _, data = pages["split_the_hoard_v0"]
+    game, final = replay.game, replay.final_state()
+    names = [t.name for t in game.cards.starting]
+
+    def zone(frame, group, name):
+        return next(z for z in frame["zones"] if z["group"] == group and z["name"] == name)
+
+    assert [c["label"] for c in zone(_frame(data, 0, "public"), "table", "Starting Titles")["cards"]] == names
+    heads = [_frame(data, i, "public")["head"] for i in range(len(data["steps"]))]
+    assert any(re.search(r"\nin progress: player_\d negotiates with player_\d", h) for h in heads), "under way"
+    last = _frame(data, len(data["steps"]) - 1, "public")
+    won = []
+    for p, b in enumerate(final.scoring()):
+        titles = zone(last, f"player_{p}", "Titles")
+        assert [c["label"] for c in titles["cards"]] == b["starting"] + [b["hidden"]]
+        assert titles["info"] == score_text(final, p) and f"= {b['total']} VP" in titles["info"]
+        won += b["starting"]
+    assert [c["label"] for c in zone(last, "table", "Starting Titles")["cards"]] == [t for t in names if t not in won]
+    notes = data["notes"]
+    assert all(f"{t} (Starting Title" in notes[t] for t in names)
+
+
+def test_a_move_that_is_the_same_as_another_is_named_by_what_it_did():
+    """Dominion's "play all treasures" with no Treasure in hand ends the Treasure phase, exactly as
+    "done" does: every view says "ends treasures", which every seat saw."""
+    from card_envs.games.dominion.cards import IS_TREASURE
+    from card_envs.replay_log import canonical, describe
+
+    for seed in range(10):
+        replay = _random_replay("dominion_v0", seed)
+        for state, action in replay:
+            hand = state.hands[state.current_player]
+            if replay.game.action_to_string(action) == "play all treasures" and state.phase == 1 \
+                    and not any(k and IS_TREASURE[c] for c, k in enumerate(hand)):
+                move = canonical(state, action)
+                assert replay.game.action_to_string(move) == "done"
+                assert describe(replay.game, state, move) == ("", "ends treasures")
+                return
+    pytest.skip("no such move in 10 random games")
 
 
 def test_the_result_names_the_winner_and_the_agents():
@@ -312,6 +360,17 @@ def _forms(label: str) -> set[str]:
         if len(label) in (2, 3) and label[-1] in symbols:
             forms.add(label[:-1] + symbols[label[-1]])
     return forms
+
+
+def _symbols(text: str, env_id: str) -> str:
+    """A line as the page writes it: a standard deck's or Illimat's card names with suit symbols."""
+    if env_id in ("three_piles_v0", "piles_v0"):
+        return re.sub(r"\b(10|[2-9AJQK])([CDHS])\b",
+                      lambda m: m[1] + "\u2663\u2666\u2665\u2660"["CDHS".index(m[2])], text)
+    if env_id == "illimat_v0":
+        return re.sub(r"\b(10|[2-9AJQKN])([PSAW*])(?![\w*])",
+                      lambda m: m[1] + "\u273f\u2600\u2766\u2744\u2605"["PSAW*".index(m[2])], text)
+    return text
 
 
 def _drawn(zones) -> list[tuple]:
@@ -435,6 +494,27 @@ def test_the_page_opens_in_chromium_and_shows_the_chosen_seat_only(pages, browse
     assert "\u00b7 random" in dom, "the agents' names head their seats"
     if step > 0 and _frame(data, step - 1, "0")["zones"] != mine["zones"]:
         assert re.search(r'class="zone[^"]* changed"', dom), "what the last action changed is marked"
+    assert re.search(r'class="legend">.*a zone the move that led here changed.*a card new there', dom, re.S)
+    # Beside the board: the move that led to it, then the next one, said as such; the move list
+    # ends with the turn of the move that led here, and its line shows the board after it.
+    led = [html.unescape(x) for x in re.search(r'<div id="led-here">(.*?)</div><div id="next-move">(.*?)</div>',
+                                                 dom).groups()]
+    assert led[0] == "the move that led here: " + _symbols(_frame(data, step - 1, "0")["action"], env_id)
+    assert led[1] == "next move (not on this board yet): " + _symbols(mine["action"], env_id)
+    items = re.findall(r'<li(?: class="([^"]*)")? value="(\d+)" data-step="(\d+)"', dom)
+    assert items and items[-1][0].startswith("current") and items[-1][2] == str(step)
+    assert len(items) == len({s["turn"] for s in data["steps"][:step]}), "one line per turn that led here"
+    # A card's hover names it as drawn, then in words: "K\u2660: King of Spades", "A\u2766: Fool of Autumn".
+    if env_id in ("three_piles_v0", "piles_v0", "illimat_v0"):
+        titles = [(label, html.unescape(title)) for label, title in
+                  re.findall(r'data-card="([^"]+)"[^>]* title="([^"]+)"', dom)
+                  if re.fullmatch(r"(10|[2-9AJQK])[CDHSPAW*]", label)]
+        words = {"illimat_v0": {"A": "Fool", "J": "Knight"}}.get(env_id, {"A": "Ace", "J": "Jack"})
+        assert titles
+        for label, title in titles:
+            drawn, _, name = title.partition(": ")
+            assert drawn in _forms(label) - {label} and re.fullmatch(r"(10|[2-9]|Queen|King|%s) of [A-Z][a-z]+"
+                                                                     % "|".join(words.values()), name), title
     layout = {"piles_v0": r'class="group castle"', "illimat_v0":
               r'<div class="illimat"><div class="group mid"(.(?!class="players"))*class="group f3 season-'}
     if env_id in layout:
