@@ -100,6 +100,16 @@ def game_engine(env_id: str, engine: str) -> str:
     return "batch" if env_id in batch.ENGINES and batch.has_numba() else "reference"
 
 
+def warm_up(args):
+    """Compile the numba kernels the run uses (its batched engine where it steps its games with one,
+    its game's scripted agents), or load them from numba's cache, saying so where it compiles
+    (`card_envs.agents.warm`): the trainer calls it before its --max-minutes clock starts."""
+    from card_envs.agents.warm import warm_up
+
+    return warm_up(args.env_id, args.env_config, engine=game_engine(args.env_id, args.engine) == "batch",
+                   auto_forced=(True,))
+
+
 class BatchGames:
     """`VectorGames`' interface over a batched engine (`card_envs.batch`): the same rules,
     observations and masks, forced single-choice decisions played unasked; the arrays are numpy

@@ -41,7 +41,8 @@ line are `card_envs.train.options`, its time limit `card_envs.train.timeplan`, i
 - ``--max-minutes`` bounds the whole run (`timeplan.TimePlan`): training has 90% of it (cloning at most half
   of that: as many of the teacher's games as fit, the fit cut short at the end), the final
   evaluation 10% (as many deals as fit, at least a chunk of each pairing). The progress bar then
-  counts seconds, to the end of training.
+  counts seconds, to the end of training. The clock starts once the numba kernels are compiled
+  (`acting.warm_up`: on a fresh install, once; later runs load them from numba's cache).
 - Checkpoints go atomically to ``runs/<run>/checkpoints/`` (format: `card_envs.agents.neural`, with the
   sha256 of the weights). A NaN or infinite loss or weight stops the run (exit code 1) with a
   message naming the step and the last good checkpoint; nothing non-finite is ever saved.
@@ -74,7 +75,7 @@ import card_envs
 from card_envs.agents import policy_names
 from card_envs.agents.neural import active_columns, load_checkpoint
 from card_envs.evaluate.report import check_writable
-from card_envs.train.acting import Rollout, make_actor, make_network, torch_dtype
+from card_envs.train.acting import Rollout, make_actor, make_network, torch_dtype, warm_up
 from card_envs.train.checkpoints import Checkpoints, resumed_args
 from card_envs.train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     EvalProcess, Evaluations, elo_ratings, games_per_deal)
@@ -162,6 +163,7 @@ class Trainer(Checkpoints, Evaluations):
         self.stop_requested: str | None = None  # a signal's name: stop after this update, keep it
         self.finishing = False  # trained to the end and saved: only the final evaluation is left
         self.final_deals = 0  # the final evaluation's deals (fewer than asked where --max-minutes cut it)
+        self.warmed = None  # the numba kernels' warm-up (`acting.warm_up`), done as training starts
         self._start_clock()
 
     def _start_clock(self) -> None:
@@ -186,6 +188,7 @@ class Trainer(Checkpoints, Evaluations):
 
     # ----- main loop --------------------------------------------------------------------
     def train(self, writer=None) -> dict[str, float]:
+        self.warmed = warm_up(self.args)  # numba compiles on a fresh install: before the clock starts
         self._start_clock()
         if self.args.max_minutes:
             print(self._plan_text())
@@ -389,7 +392,9 @@ class Trainer(Checkpoints, Evaluations):
         parts.append(f"training until {seconds_text(plan.training - self.began)}")
         parts.append(f"then the final evaluation {seconds_text(plan.final_eval_seconds)} "
                      f"(the {args.final_eval_deals:,} deals asked or as many as fit)")
-        return f"--max-minutes {args.max_minutes:g}: " + ", ".join(parts)
+        warmed = self.warmed
+        after = f" (its clock started after {warmed.seconds:.1f} s of compiling)" if warmed and warmed.compiled else ""
+        return f"--max-minutes {args.max_minutes:g}{after}: " + ", ".join(parts)
 
     # ----- cloning, before the first update ---------------------------------------------
     def pretrain(self, writer=None) -> None:
