@@ -41,6 +41,7 @@ from pathlib import Path
 import card_envs
 from card_envs.agents import baseline_names, named_bots_text, opponent_names, policy_names
 from card_envs.agents.shipped import SHIPPED, is_checkpoint, shipped_names
+from card_envs.agents.warm import warm_up
 from card_envs.core.extras import require
 from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, check_opponents, start_of, summarise, train_exploiters,
                               warnings)
@@ -205,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.env_id} {mode}: {len(players)} players, {len(pairs)} pairings x {args.deals} deals x "
           f"{seatings} seatings = {len(pairs) * args.deals * seatings} games, {args.workers} worker(s)",
           file=sys.stderr)
+    # numba's kernels compiled (a fresh install) before the clocks: the wall time and each game's CPU time
+    warm_up(args.env_id, game.config, engine=False, agents=[player.spec for player in players])
     start = time.perf_counter()
     results = play_pairings(args.env_id, game.config, pairs, args.deals, args.seed, args.workers,
                             args.chunk_deals, args.record, progress=not args.no_progress, record_html=args.html,

@@ -42,6 +42,7 @@ from tqdm import tqdm
 import card_envs
 from card_envs.agents import make_policy
 from card_envs.agents.match import rotated_match
+from card_envs.agents.warm import warm_up
 from card_envs.core.game import Game
 from card_envs.evaluate.players import Player
 
@@ -113,10 +114,11 @@ def slug(text: str) -> str:
 
 
 class _Context:
-    """What a worker keeps between tasks: the game and each policy, built once."""
+    """What a worker keeps between tasks: the game and each policy, built once; the numba kernels of
+    the scripted agents in ``warm`` loaded (`warm_up`) before any task's CPU time is counted."""
 
     def __init__(self, env_id: str, config: dict[str, Any], seed: int, record: str | None, threads_one: bool,
-                 record_html: bool = False, seating: str = "field"):
+                 record_html: bool = False, seating: str = "field", warm: tuple[str, ...] = ()):
         self.env_id, self.config, self.seed, self.record = env_id, config, seed, record
         self.record_html = record_html
         self.game = card_envs.make_game(env_id, **config)
@@ -127,6 +129,7 @@ class _Context:
             import torch
 
             torch.set_num_threads(1)
+        warm_up(env_id, config, engine=False, agents=warm, quiet=True)  # the parent compiled them: loaded here
 
     def policy(self, spec: str):
         if spec not in self.policies:
@@ -232,7 +235,11 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
             tasks.append(Task(p, c, a.spec, b.spec, (a.label, b.label),
                               list(range(start, min(start + chunk_deals, deals))), policy_seed))
     threads_one = any(player.spec.endswith(".pt") for pair in pairs for player in pair)
-    args = (env_id, config, seed, record, threads_one, record_html, seating)
+    # The scripted agents' kernels compiled here, once, saying so (not by every worker at once, nor
+    # in a task's CPU time); each worker then loads them from numba's cache before its first task.
+    warm = tuple(sorted({player.spec for pair in pairs for player in pair}))
+    warm_up(env_id, config, engine=False, agents=warm)
+    args = (env_id, config, seed, record, threads_one, record_html, seating, warm)
     done: list[Task] = []
     total = sum(len(t.deals) for t in tasks) * len(rotations)
     with tqdm(total=total, desc="games", unit="game", disable=not progress, smoothing=0.05) as bar:
