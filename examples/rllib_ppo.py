@@ -10,6 +10,7 @@ import os
 import tempfile
 
 import ray
+import torch
 
 import card_envs
 from card_envs.agents import make_policy
@@ -17,6 +18,9 @@ from card_envs.agents.match import seat_rotated_results
 from card_envs.train.rllib import build_config, save_and_export
 
 quick = bool(os.environ.get("CARD_ENVS_QUICK"))
+# One torch thread, as the trainer (--threads 1), for RLlib's learner, which runs in this process;
+# Ray gives its env runners OMP_NUM_THREADS=1 (one CPU each) itself.
+torch.set_num_threads(1)
 ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)  # or ray.init(address="auto")
 config = build_config("three_piles_v0", opponents=["heuristic"], opponent_share=0.5, hidden=(64, 64),
                       num_env_runners=1, train_batch_size=256 if quick else 4000,

@@ -8,11 +8,14 @@ training the terminal reward of a seat that did not make the last move is lost f
 
 import os
 
+import torch
 from tianshou.algorithm import MARLRandomDiscreteMaskedOffPolicyAlgorithm, MultiAgentOffPolicyAlgorithm
 from tianshou.data import Collector
 from tianshou.env import DummyVectorEnv, PettingZooEnv
 
 import card_envs
+
+torch.set_num_threads(1)  # Tianshou's batches are torch tensors: one thread, as the trainer (--threads 1)
 
 
 def make():

@@ -20,6 +20,7 @@ from torchrl.modules import MaskedCategorical, ProbabilisticActor
 import card_envs
 
 quick = bool(os.environ.get("CARD_ENVS_QUICK"))
+torch.set_num_threads(1)  # as the trainer (--threads 1): a thread per core, the default, is slower on busy cores
 
 # Multi-agent: the AEC env as TorchRL sees it; a rollout of random legal actions.
 marl = PettingZooWrapper(card_envs.make("three_piles_v0"), use_mask=True)
