@@ -167,7 +167,9 @@ def test_setup_deals_a_hidden_title_a_class_and_four_coins_each(n):
 # Reveal
 # ================================================================================================
 def _round_start(t: Table):
-    s = t.build()
+    """A later round's start (round 0's Hauls would hold their 4 starting Coins): its deal to come."""
+    t.s.round = 1
+    s = t.build(dealt=False)
     s._start_round()
     s._advance()
     return checked(s)
@@ -468,6 +470,7 @@ def test_a_deal_returned_unsold_in_claim_triggers_for_its_owner():
     "players must move any remaining Treasures from their Negotiate Cards into their Haul"."""
     t = Table(powers="tiebreak_only").deck("Goblet", "Sword", "Pearl")
     s = t.negotiate({0: ["Wolf Pelt", None, None], 1: ["Deal", None, None], 2: ["Rune Stone", None, None]})
+    discarded = len(s.treasure_discard)  # earlier rounds' cards
     play(s, "draw2", "draw2")
     deck = len(s.deck)
     play(s, "draw2")
@@ -476,7 +479,7 @@ def test_a_deal_returned_unsold_in_claim_triggers_for_its_owner():
     play(s, "yes")
     assert sorted(s.coins[1][2:]) == sorted(top3) and len(s.coins[1]) == 5
     assert s.round == 1 and len(s.deck) == deck - 2 - 3 - 9  # then the next round dealt 9
-    assert names(s, s.treasures[1]) == [] and names(s, s.treasure_discard) == ["Deal"]
+    assert names(s, s.treasures[1]) == [] and names(s, s.treasure_discard[discarded:]) == ["Deal"]
 
 
 # ================================================================================================
@@ -503,8 +506,9 @@ def test_claim_returns_unsold_treasures_discards_added_coins_to_the_coin_pile_an
     s.offer[1][2] = t.card("Lute")
     s = t.build()
     s.phase, s.flipped = NEGOTIATE, True
+    coin_discard, treasure_discard = s.coin_discard[:], s.treasure_discard[:]  # the setup's and the deal's
     s._start_claim()
-    assert s.coin_discard == added and s.treasure_discard == []
+    assert s.coin_discard == coin_discard + added and s.treasure_discard == treasure_discard
     assert names(s, s.treasures[0]) == ["Goblet", "Pearl", "Sword"] and names(s, s.treasures[1]) == ["Lute"]
     assert s.refill == [2]
     s._advance()
@@ -526,10 +530,10 @@ def test_diamond_gains_five_in_claim():
     """Rules file 3.2: Diamond, claim, `GAIN(5)`; resolution 6: ""Gain N Coins" = draw N face down from the
     Hoard Deck"."""
     s = Table(powers="tiebreak_only").treasures(1, "Diamond").claim_window()
-    top5 = s.deck[-5:]
+    top5, discarded = s.deck[-5:], len(s.treasure_discard)
     assert s.current_player == 1 and legal_names(s) == ["Diamond", "done"]
     play(s, "Diamond")
-    assert sorted(s.coins[1]) == sorted(top5) and names(s, s.treasure_discard) == ["Diamond"]
+    assert sorted(s.coins[1]) == sorted(top5) and names(s, s.treasure_discard[discarded:]) == ["Diamond"]
     assert s.phase == REVEAL and s.round == 1
 
 
@@ -559,12 +563,13 @@ def test_negotiate_draw_two_with_one_card_left_completes_pickpocket_then_ends():
     Cards"."""
     t = Table(classes=("Rogue", "Druid", "Cleric")).coins(1, count=2).deck("Goblet")
     s = t.negotiate({1: ["Sword", None, None], 2: [None, "Lute", None]}, added={(2, 1): 2}, rest="coin_discard")
+    discarded = len(s.treasure_discard)  # a short deck: a late round, earlier rounds' cards discarded
     play(s, "draw2")
     assert names(s, s.coins[0]) == ["Goblet"] and s.end_flag and not s.is_terminal()
     assert s.decision == E.TARGET and s.current_player == 0
     play(s, "+1")
     assert s.is_terminal() and len(s.coins[0]) == 2 and len(s.coins[1]) == 1 and len(s.coins[2]) == 2
-    assert names(s, s.treasure_discard) == ["Lute", "Sword"]
+    assert names(s, s.treasure_discard[discarded:]) == ["Lute", "Sword"]
     assert all(c == -1 for row in s.offer for c in row) and s.legal_actions() == []
 
 
@@ -574,8 +579,9 @@ def test_an_own_turn_ability_that_comes_up_short_ends_the_game_before_the_action
     before the action"."""
     t = Table().treasures(0, "Pearl").coins(0, count=3).deck("Goblet")
     s = t.negotiate({1: ["Sword", None, None]}, rest="coin_discard")
+    discarded = len(s.treasure_discard)
     play(s, "Pearl")
-    assert s.is_terminal() and len(s.coins[0]) == 4 and names(s, s.treasure_discard) == ["Pearl", "Sword"]
+    assert s.is_terminal() and len(s.coins[0]) == 4 and names(s, s.treasure_discard[discarded:]) == ["Pearl", "Sword"]
 
 
 def test_spellbook_on_an_empty_deck_ends_the_game_in_reveal_and_discards_the_dealt_cards():
@@ -586,9 +592,10 @@ def test_spellbook_on_an_empty_deck_ends_the_game_in_reveal_and_discards_the_dea
     s = t.reveal_window({0: ("Sword", "Pearl", "Lute"), 1: ("Ruby", "Deal", "Bandages"),
                          2: ("Whetstone", "Wolf Pelt", "Rune Stone")}, rest="coin_discard")
     assert not s.deck
+    discarded = len(s.treasure_discard)
     play(s, "Spellbook")
     assert s.is_terminal() and not any(s.hand)
-    assert names(s, s.treasure_discard) == sorted(["Spellbook", "Sword", "Pearl", "Lute", "Ruby", "Deal", "Bandages",
+    assert names(s, s.treasure_discard[discarded:]) == sorted(["Spellbook", "Sword", "Pearl", "Lute", "Ruby", "Deal", "Bandages",
                                                    "Whetstone", "Wolf Pelt", "Rune Stone"])
     assert names(s, s.treasures[0]) == ["Goblet"]
 
@@ -610,6 +617,7 @@ def test_claim_plays_out_its_abilities_after_a_short_draw_then_the_game_ends():
     t = Table(powers="tiebreak_only").treasures(0, "Diamond").treasures(1, "Ancient Scroll")
     t.coins(1, "Wolf Pelt", "Whetstone").deck("Goblet", "Sword")
     s = t.claim_window(rest="coin_discard")
+    last_round = s.round  # a short deck: a late round
     play(s, "Diamond")
     assert names(s, s.coins[0]) == ["Goblet", "Sword"] and s.end_flag and not s.is_terminal()
     assert s.decision == E.PRIORITY and s.current_player == 1 and legal_names(s) == ["Ancient Scroll", "done"]
@@ -617,17 +625,17 @@ def test_claim_plays_out_its_abilities_after_a_short_draw_then_the_game_ends():
     assert s.decision == E.FLIP and legal_names(s) == ["Wolf Pelt", "Whetstone", "done"]
     play(s, "Wolf Pelt")
     assert s.is_terminal() and names(s, s.treasures[1]) == ["Wolf Pelt"] and names(s, s.coins[1]) == ["Whetstone"]
-    assert s.round == 0
+    assert s.round == last_round  # no new round
 
 
 # ================================================================================================
 # Scoring
 # ================================================================================================
 def _final(t: Table, coins=()):
-    """End the game on the built position (the deck goes to the Coin discard so nothing is dealt)."""
-    s = t.build(rest="coin_discard")
+    """End the game on the built position (the deck goes to the discard piles so nothing is dealt)."""
+    s = t.build(rest="treasure_discard")
     for p, k in enumerate(coins):
-        s.coins[p] = [s.coin_discard.pop() for _ in range(k)]
+        s.coins[p] = [s.treasure_discard.pop() for _ in range(k)]
     s._end_game()
     return s
 
@@ -1050,11 +1058,12 @@ def test_shield_cancels_a_swap():
     Treasure" (Shield vs Mirror of Exchange)."""
     s = Table(powers="tiebreak_only").treasures(0, "Mirror of Exchange", "Goblet") \
         .treasures(1, "Unicorn Horn", "Shield").claim_window()
+    discarded = len(s.treasure_discard)
     play(s, "Mirror of Exchange", "Goblet", "+1", "Unicorn Horn")
     assert s.decision == E.REACT and s.current_player == 1 and legal_names(s) == ["Shield", "done"]
     play(s, "Shield")
     assert names(s, s.treasures[0]) == ["Goblet"] and names(s, s.treasures[1]) == ["Unicorn Horn"]
-    assert names(s, s.treasure_discard) == ["Mirror of Exchange", "Shield"]
+    assert names(s, s.treasure_discard[discarded:]) == ["Mirror of Exchange", "Shield"]
 
 
 def test_lute_takes_up_to_one_coin_from_each_other_player():
@@ -1071,13 +1080,16 @@ def test_lute_takes_up_to_one_coin_from_each_other_player():
 def test_bag_of_holding_recovers_up_to_three_coins():
     """Rules file 3.1: "`RECOVER_COINS(n)`: take up to n cards from the Coin discard pile as Coins"."""
     t = Table(powers="tiebreak_only").treasures(0, "Bag of Holding")
+    for p in range(3):
+        t.coins(p, count=4)  # the starting Coins in the Hauls: the Coin discard is the test's
     s = t.build()
+    assert s.coin_discard == []
     s.coin_discard = [s.deck.pop(0)]
     s.phase, s.stage, s.flipped = CLAIM, "window", True
     s._advance()
     pile = s.coin_discard[:]
     play(s, "Bag of Holding")
-    assert s.coins[0] == pile and s.coin_discard == []
+    assert s.coins[0][4:] == pile and s.coin_discard == []
 
 
 def test_tiebreak_only_classes_still_break_starting_title_ties():
@@ -1094,12 +1106,13 @@ def test_a_steal_cancelled_by_shield_costs_its_actor_nothing():
     Shield costs its actor nothing (the Coins are paid only for a Treasure taken)."""
     s = Table(powers="tiebreak_only").treasures(0, "Grappling Hook").coins(0, count=3) \
         .treasures(1, "Unicorn Horn", "Shield").claim_window()
+    discarded = len(s.treasure_discard)
     play(s, "Grappling Hook", "+1", "Unicorn Horn")
     assert s.decision == E.REACT and s.current_player == 1 and legal_names(s) == ["Shield", "done"]
     play(s, "Shield")
     assert len(s.coins[0]) == 3 and len(s.coins[1]) == 0
     assert names(s, s.treasures[1]) == ["Unicorn Horn"] and names(s, s.treasures[0]) == []
-    assert names(s, s.treasure_discard) == ["Grappling Hook", "Shield"]
+    assert names(s, s.treasure_discard[discarded:]) == ["Grappling Hook", "Shield"]
 
 
 def test_the_last_griffon_feather_used_takes_the_dragon_card():

@@ -7,7 +7,8 @@ import json
 
 from card_envs.games.split_the_hoard.cards import load_cards
 from card_envs.games.split_the_hoard.game import SplitTheHoardGame
-from card_envs.games.split_the_hoard.rules import CLAIM, NEGOTIATE, REVEAL, SplitTheHoardState
+from card_envs.games.split_the_hoard.rules import CLAIM, HAND, NEGOTIATE, REVEAL, STARTING_COINS, SplitTheHoardState
+from card_envs.games.split_the_hoard.snapshot import counts
 
 CS = load_cards()
 
@@ -34,6 +35,7 @@ class Table:
         s.dragon = dragon
         self.top: list[int] = []
         self.coin_counts: dict[int, int] = {}
+        self.dealt = True
 
     def card(self, name: str) -> int:
         return self.free[name].pop(0)
@@ -48,6 +50,11 @@ class Table:
         """Named Coins (oldest first), or `count` Coins taken from the leftovers at build time."""
         self.s.coins[p] += [self.card(n) for n in names]
         self.coin_counts[p] = self.coin_counts.get(p, 0) + count
+        return self
+
+    def discard(self, *names: str) -> "Table":
+        """Cards in the Treasure discard pile (abilities used)."""
+        self.s.treasure_discard += [self.card(n) for n in names]
         return self
 
     def deck(self, *names: str) -> "Table":
@@ -65,32 +72,65 @@ class Table:
     def leftovers(self) -> list[int]:
         return [c for cards in self.free.values() for c in cards]
 
-    def build(self, rest: str = "deck") -> SplitTheHoardState:
+    def build(self, rest: str = "deck", dealt: bool = True) -> SplitTheHoardState:
+        """The position: named cards where the test put them, the others in the deck under its named
+        top cards (or, for a short deck, in the `rest` pile), and what the setup and the deals so
+        far took from the deck (`_fill`). ``dealt=False``: this round's deal is still to come (the
+        test deals it)."""
         s = self.s
         left = self.leftovers()
         for p, k in self.coin_counts.items():
             s.coins[p] += left[:k]
             left = left[k:]
         self.free = {}
+        self.dealt = dealt
         if rest == "deck":
             s.deck = left + self.top[::-1]
-        else:
+        else:  # a short deck: as late a round as its size allows
             s.deck = self.top[::-1]
             getattr(s, rest).extend(left)
+            n, gone = self.game.num_players, self.cs.num_cards - len(s.deck)
+            s.round = max(s.round, (gone - STARTING_COINS * n) // (HAND * n) - dealt)
+        self._fill()
         return s
 
-    def _later_round(self) -> None:
-        """Hauls start with Coins only: a Treasure in a Haul before Negotiate's first purchase
-        makes this a later round, after which round 0's deal has left the deck (here the Coin
-        discard pile takes the bottom cards it needs)."""
+    def _fill(self) -> None:
+        """What the setup and the deals so far took from the deck, where the test did not place
+        it: 4 Coins a player, and 3 cards a player per deal that stay face up. The face-up ones go
+        to the Treasure discard, from the Coin discard if the test put its leftovers there, else
+        from under the cards the test put on top of the deck (cards without an ability first: they
+        change no option but a RECOVER_TREASURE's); the rest to the Coin discard."""
         s, n = self.s, self.game.num_players
-        if not any(s.treasures):
-            return
-        s.round = 1
-        short = 3 * n - (self.cs.num_cards - len(s.deck))
+        deals = s.round + self.dealt
+        face_up, _ = counts(s)
+        short = HAND * n * deals - face_up
+        if short > 0 and len(s.coin_discard) >= short:
+            s.treasure_discard += s.coin_discard[:short]
+            del s.coin_discard[:short]
+            short = 0
+        under = len(s.deck) - len(self.top)
+        short = min(short, under)
+        if short > 0:
+            order = sorted(range(under), key=lambda i: self.cs.effect[self.cs.NAME[s.deck[i]]] is not None)
+            taken = set(order[:short])
+            s.treasure_discard += [c for i, c in enumerate(s.deck) if i in taken]
+            s.deck = [c for i, c in enumerate(s.deck) if i not in taken]
+            under -= short
+        short = min(STARTING_COINS * n + HAND * n * deals - (self.cs.num_cards - len(s.deck)), under)
         if short > 0:
             s.coin_discard += s.deck[:short]
             del s.deck[:short]
+
+    def _later_round(self, phase: int) -> None:
+        """Hauls start with Coins only, 4 each: a Treasure in a Haul before Negotiate's first
+        purchase, or another number of Coins in Reveal, makes this a later round (1), whose
+        earlier deal has left the deck too (`_fill`)."""
+        s, n = self.s, self.game.num_players
+        held = [len(s.coins[p]) + sum(map(len, s.added[p])) for p in range(n)]
+        if not any(s.treasures) and (phase != REVEAL or held == [STARTING_COINS] * n):
+            return
+        s.round = max(s.round, 1)
+        self._fill()
 
     # ----- starting a phase ---------------------------------------------------------------------
     def claim_window(self, rest: str = "deck") -> SplitTheHoardState:
@@ -115,7 +155,7 @@ class Table:
     def negotiate(self, offers: dict, added: dict | None = None, rest: str = "deck") -> SplitTheHoardState:
         """Negotiate with these commits (see `commit`), the Dragon Card holder's turn."""
         s = self.commit(offers, added).build(rest)
-        self._later_round()
+        self._later_round(NEGOTIATE)
         s.phase, s.stage, s.flipped = NEGOTIATE, "turns", True
         s.turn_i = 0
         s._new_turn()
@@ -129,7 +169,7 @@ class Table:
             while len(s.hand[p]) < 3:
                 s.hand[p].append(self.any_card())
         s = self.build(rest)
-        self._later_round()
+        self._later_round(REVEAL)
         s.phase, s.stage, s.flipped = REVEAL, "window", False
         s.prio, s.passes = s.dragon, 0
         s._advance()

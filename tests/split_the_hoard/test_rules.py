@@ -83,9 +83,16 @@ def test_another_cards_file_is_a_data_change(tmp_path):
 def _claim_with(game, name):
     from card_envs.games.split_the_hoard.rules import SplitTheHoardState
     s = SplitTheHoardState(game)
-    cs = game.cards
+    cs, n = game.cards, game.num_players
     c = cs.first_card[cs.name_index[name]]
-    s.deck = [x for x in range(cs.num_cards) if x != c]
+    others = [x for x in range(cs.num_cards) if x != c]
+    # round 0's Claim: the rest of the deal discarded, seat 0's 4 starting Coins added to its
+    # Negotiate Cards (now in the Coin discard), the others' in their Hauls
+    s.treasure_discard = [x for x in others if cs.effect[cs.NAME[x]] is None][:3 * n - 1]
+    others = [x for x in others if x not in s.treasure_discard]
+    s.coin_discard = others[:4]
+    s.coins = [[]] + [others[4 * p:4 * p + 4] for p in range(1, n)]
+    s.deck = others[4 * n:]
     s.add_treasure(0, c)
     s.title_deck = list(range(game.num_players, len(cs.hidden)))
     s.phase, s.stage, s.flipped = CLAIM, "window", True
@@ -98,8 +105,9 @@ def test_emerald_gains_four_coins():
     t = Table().treasures(0, "Emerald")
     s = t.claim_window()
     assert s.decision == E.PRIORITY and s.current_player == 0
+    discarded = len(s.treasure_discard)
     play(s, "Emerald")
-    assert len(s.coins[0]) == 4 and names(s, s.treasure_discard) == ["Emerald"]
+    assert len(s.coins[0]) == 4 and names(s, s.treasure_discard[discarded:]) == ["Emerald"]
     assert s.is_terminal() is False
 
 
@@ -146,10 +154,11 @@ def test_healing_herbs_counts_for_both_smith_and_healer():
 def test_deal_triggers_when_bought_into_a_haul():
     t = Table().coins(0, count=3)
     s = t.negotiate({1: ["Deal", None, None]})
+    discarded = len(s.treasure_discard)
     play(s, "+1", "card1")
     assert s.decision == E.DEAL and s.current_player == 0
     play(s, "yes")
-    assert names(s, s.treasure_discard) == ["Deal"] and len(s.coins[0]) == 3 - 1 + 3
+    assert names(s, s.treasure_discard[discarded:]) == ["Deal"] and len(s.coins[0]) == 3 - 1 + 3
     assert s.current_player == 1 and s.decision == E.TURN
 
 
@@ -205,22 +214,25 @@ def test_cancel_coin_theft_bandages_stops_a_take():
 
 def test_recover_coins_takes_from_the_coin_discard_pile():
     t = Table().treasures(0, "Bag of Holding")
+    for p in range(3):
+        t.coins(p, count=4)  # the starting Coins in the Hauls: the Coin discard is the test's
     s = t.build()
+    assert s.coin_discard == []
     s.coin_discard = [s.deck.pop(0) for _ in range(4)]
     top3 = s.coin_discard[-3:]
     s.phase, s.stage, s.flipped = CLAIM, "window", True
     s._advance()
     play(s, "Bag of Holding")
-    assert sorted(s.coins[0]) == sorted(top3) and len(s.coin_discard) == 1
+    assert sorted(s.coins[0][4:]) == sorted(top3) and len(s.coin_discard) == 1
 
 
 def test_recover_treasure_takes_any_other_treasure_from_the_pile():
-    t = Table().treasures(0, "Healing Herbs")
-    s = t.build()
-    s.treasure_discard = [t.cs.first_card[t.cs.name_index[n]] + 1 for n in ("Sword", "Healing Herbs")]
-    s.deck = [c for c in s.deck if c not in s.treasure_discard]
-    s.phase, s.stage, s.flipped = CLAIM, "window", True
-    s._advance()
+    # round 0's other dealt cards back in the other Hauls (unsold), so the discard is the test's
+    t = Table().treasures(0, "Healing Herbs").discard("Sword", "Healing Herbs")
+    for p in (1, 2):
+        t.treasures(p, "Goblet", "Wolf Pelt", "Whetstone")
+    s = t.claim_window()
+    assert names(s, s.treasure_discard) == ["Healing Herbs", "Sword"]
     play(s, "Healing Herbs")
     assert s.decision == E.RECOVER and legal_names(s) == ["Sword"]  # never a Healing Herbs
     play(s, "Sword")
@@ -436,7 +448,8 @@ def test_rogue_pickpocket_is_cancelled_by_bandages():
 
 def test_wizard_scry_draws_four_and_puts_one_on_the_bottom():
     t = Table(classes=("Wizard", "Druid", "Cleric")).deck("Sword", "Goblet", "Pearl", "Lute")
-    s = t.build()
+    t.s.round = 1  # a later round's start (round 0's Hauls would hold their 4 starting Coins)
+    s = t.build(dealt=False)
     s._start_round()
     s._advance()
     assert s.decision == E.SCRY and s.current_player == 0 and len(s.hand[0]) == 4

@@ -190,10 +190,15 @@ Adapter arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``au
 that some seat has seen written ``"Emerald (seen by 0,2)"``; the pending effect and decision by
 name. ``game.state_from_json`` refuses, with a ValueError naming the field, anything that is not a
 reachable position: every Hoard card exactly once, hands and commits fitting the phase, Titles and
-classes dealt once, an effect's fields fitting its kind, a round the deck has dealt (3 cards per
-player a round), Hauls of round 0 with no more Treasures than it can give, class powers used only
-with ``class_powers="full"`` and once their phase of the round has come, and a pending decision
-that is the one the rules ask (advancing the loaded position changes nothing, and some answer is
+classes dealt once, an effect's fields fitting its kind, a round the deck has dealt (4 starting
+Coins a player, then 3 cards a player per deal, this round's too), Coins and Treasures every
+round within what the draws so far can give (at least 3 face-up cards a player per deal; at most 4
+Coins a player at setup, 2 per draw-2 action and what the abilities used and class powers gain;
+at most 3 face-up cards a player per deal and per Claim refill and what the abilities used and
+class powers draw: `snapshot.count_limits`), Hauls of round 0 with no more Treasures than it can
+give and, in its Reveal, exactly their 4 starting Coins, class powers used only with
+``class_powers="full"`` and once their phase of the round has come, and a pending decision that
+is the one the rules ask (advancing the loaded position changes nothing, and some answer is
 legal).
 
 ## Where we resolved the rulebook
@@ -269,6 +274,10 @@ them:
   0.2), which told a hand card from a committed one; it counts it once. ``determinize`` deals
   the other seats' commits (which card on which Negotiate Card, their added Coins) anew; the
   board and the text view no longer say where a seen dealt card went before the flip.
+- v0, snapshot loader (play unchanged): positions no game reaches are refused: a later round with
+  fewer cards gone from the deck than the 4 starting Coins a player and the deals so far took, a
+  round 0 Haul of other than 4 Coins before any negotiation, more Coins or more or fewer
+  Treasures than the draws so far can give.
 """
 
 from card_envs.games.split_the_hoard.cards import CardSet, load_cards

@@ -6,8 +6,10 @@ deck card, a looked-at Coin) is written ``"Emerald (seen by 0,2)"``. Seats are a
 refuses, with a ValueError naming the field and showing at most ~80 characters of the input:
 a wrong type or range; a card list that does not hold every Hoard card exactly once; hands, commits
 and Negotiate Cards that do not fit the phase; Titles and classes not dealt once; a pending effect
-whose fields do not fit its kind; a round the deck has not dealt, round 0 Hauls holding Treasures
-it cannot give, class powers used out of their phase or under tiebreak_only; and a pending
+whose fields do not fit its kind; a deck holding more cards than the starting Coins and the deals
+so far leave, more Coins or more or fewer Treasures than the draws so far can give (`_check_counts`),
+round 0 Hauls holding Treasures or Coins it cannot give, class powers used out of their phase or
+under tiebreak_only; and a pending
 decision that is not the one the rules would ask in that position (loading then advancing must
 change nothing, and at least one answer is legal).
 """
@@ -20,7 +22,7 @@ from card_envs.core.game import Game
 from card_envs.core.snapshot import check_keys, read_int, read_list, show
 from card_envs.games.split_the_hoard.effects import DECISION_NAMES, OVER
 from card_envs.games.split_the_hoard.rules import (
-    CLAIM, GAME_OVER, HAND, NEGOTIATE, PHASE_NAMES, REVEAL, SLOTS, SplitTheHoardState)
+    CLAIM, GAME_OVER, HAND, NEGOTIATE, PHASE_NAMES, REVEAL, SLOTS, STARTING_COINS, SplitTheHoardState)
 
 KEYS = ("game", "format", "num_players", "round", "phase", "stage", "dragon", "dragon_taker", "end_triggered",
         "current_player", "decision", "classes", "hidden_titles", "title_deck", "deck", "coin_discard",
@@ -410,17 +412,99 @@ def validate(s: SplitTheHoardState, data: dict) -> None:
     _check_round(s)
     _check_powers(s)
     _check_round0_hauls(s)
+    _check_round0_coins(s)
+    _check_counts(s)
     _check_decision(s, data)
 
 
+def _deals(s: SplitTheHoardState) -> int:
+    """The Reveal deals made so far: one per round, this round's too unless the game is over (it
+    may have ended at the start of this round, before its deal)."""
+    return s.round + (s.phase != GAME_OVER)
+
+
 def _check_round(s: SplitTheHoardState) -> None:
-    """Cards leave the deck and never return (Scry puts back the 1 extra it drew): every round
-    before this one dealt 3 cards per player."""
+    """Cards leave the deck and never return (Scry puts back the 1 extra it drew): the setup drew 4
+    Coins per player, and every deal so far 3 cards per player."""
     g = s.game
-    least = HAND * g.num_players * s.round
-    if g.cards.num_cards - len(s.deck) < least:
-        raise ValueError(f"round: {s.round}, but only {g.cards.num_cards - len(s.deck)} cards have left the deck; "
-                         f"the deals of {s.round} earlier round(s), {HAND} cards per player, took {least}")
+    n, deals, gone = g.num_players, _deals(s), g.cards.num_cards - len(s.deck)
+    least = STARTING_COINS * n + HAND * n * deals
+    if gone < least:
+        raise ValueError(f"round: {s.round}, but only {gone} cards have left the deck (phase {PHASE_NAMES[s.phase]!r}); "
+                         f"the {STARTING_COINS} starting Coins a player and {deals} deal(s) of {HAND} cards a player "
+                         f"took {least}: the deck holds at most {g.cards.num_cards - least}")
+
+
+# What one use of an ability can add to the Coins in the game (all Hauls, Negotiate Cards and the
+# Coin discard) and to the face-up cards (Hauls, hands, Negotiate Cards and the Treasure discard).
+# EXTRA_ACTION may be one more draw-2 action; EXTRA_DRAW's card is face up until it becomes a Coin.
+# TAKE_*, STEAL, SWAP, RECOVER_* and reactions only move cards between these places.
+COIN_GAIN = {"GAIN": lambda a: a[0], "EXTRA_DRAW": lambda a: 1, "EXTRA_ACTION": lambda a: 2}
+FACE_UP_GAIN = {"DRAW_TREASURE": lambda a: a[0], "PICK_TOP": lambda a: 1, "FLIP_COIN": lambda a: 1,
+                "EXTRA_DRAW": lambda a: 1, "SCRY": lambda a: 1}
+
+
+def _gain(table: dict, effect: tuple | None) -> int:
+    return table[effect[0]](effect[1:]) if effect is not None and effect[0] in table else 0
+
+
+def counts(s: SplitTheHoardState) -> tuple[int, int]:
+    """(face-up cards, Coins) out of the deck: Treasures in Hauls and the Treasure discard, dealt
+    cards in hands and on Negotiate Cards; Coins in Hauls, on Negotiate Cards and in the Coin
+    discard. Together, every card that has left the deck."""
+    face_up = (sum(map(len, s.treasures)) + len(s.treasure_discard) + sum(map(len, s.hand))
+               + sum(c >= 0 for offer in s.offer for c in offer))
+    coins = sum(map(len, s.coins)) + sum(len(a) for added in s.added for a in added) + len(s.coin_discard)
+    return face_up, coins
+
+
+def count_limits(s: SplitTheHoardState) -> dict[str, int]:
+    """The bounds `_check_counts` holds a position to: ``treasures_min``, and ``coins`` and
+    ``treasures`` (the most face-up cards) unless the card list lets a recover card be recovered."""
+    g, cs = s.game, s.game.cards
+    n, deals = g.num_players, _deals(s)
+    limits = {"treasures_min": HAND * n * deals}
+    classes = [cs.classes[c] for c in s.classes] if g.powers else []
+    recover_names = {i for i in range(cs.num_names) if cs.effect[i] and cs.effect[i][0] == "RECOVER_TREASURE"}
+    if len(recover_names) > 1 or any(row.effect[0] == "RECOVER_TREASURE" for row in classes):
+        return limits
+    recoveries = sum(1 for c in s.treasure_discard if cs.NAME[c] in recover_names)
+    negotiations = s.round + (s.phase != REVEAL)  # Negotiate phases begun
+    claims = s.round + (s.phase in (CLAIM, GAME_OVER))  # Claim refills made (at most)
+    for key, table, start in (("coins", COIN_GAIN, STARTING_COINS * n + 2 * n * negotiations),
+                              ("treasures", FACE_UP_GAIN, HAND * n * (deals + claims))):
+        hoard = [_gain(table, cs.effect[i]) for i in range(cs.num_names)]
+        limits[key] = (start + sum(hoard[cs.NAME[c]] for c in s.treasure_discard) + recoveries * max(hoard)
+                       + (s.round + 1) * sum(_gain(table, row.effect) for row in classes))
+    return limits
+
+
+def _check_counts(s: SplitTheHoardState) -> None:
+    """Coins and Treasures, every round. Every card out of the deck is a Coin or face up
+    (`counts`). Each deal leaves 3 face-up cards per player, and only a Spellbook's extra card
+    (drawn face up first) or a Scry (put back) ever takes one away: at least 3n per deal. Coins
+    come from the 4 a player at setup, at most 2 per draw-2 action (one per Negotiate turn, more
+    only by EXTRA_ACTION) and the abilities; face-up cards from the deals, at most 3 per player
+    per Claim refill, and the abilities. A Hoard ability is used by discarding its Treasure into
+    the public Treasure discard, where it stays unless a RECOVER_TREASURE takes it back (never
+    its own name): so the uses are the discard's cards plus one per recovery, and a recovery is
+    the use of a recover card that lies in the discard. A class power is used at most once a
+    round. Card lists whose recover cards can be recovered themselves (two recover names, or a
+    recover class power) get no upper bounds."""
+    face_up, coins = counts(s)
+    limits = count_limits(s)
+    deals, negotiations = _deals(s), s.round + (s.phase != REVEAL)
+    if face_up < limits["treasures_min"]:
+        raise ValueError(f"treasures: {face_up} face-up cards (Hauls, Treasure discard, hands, Negotiate Cards), but "
+                         f"{deals} deal(s) of {HAND} cards a player leave at least {limits['treasures_min']}")
+    if coins > limits.get("coins", coins):
+        raise ValueError(f"coins: {coins} Coins (Hauls, Negotiate Cards, Coin discard), but at most {limits['coins']} "
+                         f"by now: {STARTING_COINS} a player at setup, 2 per draw-2 action ({negotiations} Negotiate "
+                         f"phase(s)) and what the abilities used (the Treasure discard) and class powers gain")
+    if face_up > limits.get("treasures", face_up):
+        raise ValueError(f"treasures: {face_up} face-up cards (Hauls, Treasure discard, hands, Negotiate Cards), but "
+                         f"at most {limits['treasures']} by now: {HAND} a player per deal and per Claim refill, and "
+                         f"what the abilities used (the Treasure discard) and class powers draw")
 
 
 # The round's phase from which a class power of each phase can have been used.
@@ -486,6 +570,21 @@ def _round0_caps(s: SplitTheHoardState) -> list[int] | None:
         extra = gain.get(row.effect[0], 0) if row is not None else 0
         caps.append(1 + HAND + (row.effect[1] if extra is None else extra))
     return caps
+
+
+def _check_round0_coins(s: SplitTheHoardState) -> None:
+    """In round 0's Reveal nobody has negotiated and no Haul holds a Treasure to use: each seat
+    holds exactly its 4 starting Coins (counting those added to its Negotiate Cards), unless a
+    class power of the Reveal is in play."""
+    g = s.game
+    if s.round != 0 or s.phase != REVEAL or (g.powers and any(
+            g.cards.classes[c].phase == "reveal" for c in s.classes)):
+        return
+    for p in range(g.num_players):
+        held = len(s.coins[p]) + sum(len(a) for a in s.added[p])
+        if held != STARTING_COINS:
+            raise ValueError(f"coins[{p}]: {held} Coins (with those on its Negotiate Cards) in round 0's Reveal, "
+                             f"where each Haul holds exactly its {STARTING_COINS} starting Coins")
 
 
 def _check_decision(s: SplitTheHoardState, data: dict) -> None:
