@@ -91,7 +91,7 @@ class Args:
     dagger_games: int = arg(1000, "the clone's games per DAgger round (--dagger-rounds)")
     dagger_epochs: int = arg(2, "passes over all the decisions so far after each DAgger round")
     init_from: str = arg("", "start from the weights of this checkpoint (a run's, or a shipped weights-only one, e.g. "
-                             "agents/checkpoints/illimat_v0.pt) instead of a fresh network, with a fresh optimizer: "
+                             "shipped:illimat_v0) instead of a fresh network, with a fresh optimizer: "
                              "fine-tuning; the network's shape must match, and cloning (--pretrain-games) is skipped")
     snapshot_every: int = arg(25, "updates between frozen snapshots added to the pool")
     pool_size: int = arg(4, "frozen snapshots kept in the pool (oldest dropped)")

@@ -3,7 +3,7 @@
     python -m card_envs.train                                  # three_piles_v0 with its default config
     python -m card_envs.train three_piles_v0 --total-steps 2000000 --seed 3
     python -m card_envs.train three_piles_v0 --run-name mine --resume   # continue a killed run
-    python -m card_envs.train illimat_v0 --init-from agents/checkpoints/illimat_v0.pt   # fine-tune a checkpoint
+    python -m card_envs.train illimat_v0 --init-from shipped:illimat_v0   # fine-tune a shipped checkpoint
     tensorboard --logdir runs
 
 How it works (in the spirit of CleanRL's single-file PPO: the loop is this file; its options and command
