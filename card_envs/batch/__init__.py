@@ -62,7 +62,9 @@ are the reference's `returns()` of each finished game. `make` refuses ``backend=
 device but the CPU for them (ValueError), and raises ImportError naming the ``batch`` extra where
 numba is missing.
 
-`step` trusts its actions in 3 Piles and Piles: an illegal action is not detected (a check would
+Every engine refuses actions that are not integers or not one per game (shape [B]), and an
+``auto_forced`` that is not a bool, as the reference does (IllegalActionError, ArgumentError), before
+applying anything. Beyond that, `step` trusts its actions in 3 Piles and Piles: an illegal action is not detected (a check would
 stop a GPU for the host) and leaves that game in an unspecified state. Split the Hoard and
 Dominion check them instead: their kernels do not check array bounds, and an illegal action would
 write past a game's rows into other games' rows or outside the arrays (a crash); so `step`

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 import torch
 
-from card_envs.core.game import ArgumentError, Game, State, is_integer
+from card_envs.core.game import ArgumentError, Game, IllegalActionError, State, is_flag, is_integer
 from card_envs.core.registry import make_game
 
 
@@ -84,6 +84,8 @@ class BatchGame:
                  auto_forced: bool = False, **config: Any):
         if not is_integer(batch_size) or batch_size < 1:
             raise ArgumentError(f"batch_size must be an integer of at least 1, got {batch_size!r}")
+        if not is_flag(auto_forced):  # as the reference env: "no" would otherwise read as True
+            raise ArgumentError(f"auto_forced={auto_forced!r} is not supported; it must be True or False")
         batch_size = int(batch_size)
         self.game: Game = make_game(self.env_id, **config)
         self.num_players = self.game.num_players
@@ -108,11 +110,27 @@ class BatchGame:
     def step(self, actions: torch.Tensor | np.ndarray | Sequence[int]) -> BatchStep:
         """Apply one action per game for its acting seat. The actions must be legal (as the
         mask says). The torch engines do not check them (a check would stop a GPU for the host);
-        the numba-only ones do (`_check_actions`)."""
-        actions = torch.as_tensor(actions, dtype=torch.int64, device=self.device).contiguous()
+        the numba-only ones do (`_check_actions`). Actions that are not integers, or not one per
+        game (shape [B]), are refused (IllegalActionError, a ValueError, as the reference's) before
+        anything is applied."""
+        actions = self._action_tensor(actions)
         self._apply(actions, torch.ones(self.batch_size, dtype=torch.bool, device=self.device))
         self.lengths += 1
         return self._settle(self._terminal())
+
+    def _action_tensor(self, actions: torch.Tensor | np.ndarray | Sequence[int]) -> torch.Tensor:
+        """int64[B] on this engine's device; a float (truncated, it would play another action) or
+        a [B, 1] tensor (which the kernels cannot read) is refused instead."""
+        try:
+            tensor = torch.as_tensor(actions, device=self.device)
+        except (TypeError, ValueError, RuntimeError) as error:
+            raise IllegalActionError(f"step: actions must be integers, one per game: {error}") from None
+        if tensor.dtype.is_floating_point or tensor.dtype.is_complex or tensor.dtype == torch.bool:
+            raise IllegalActionError(f"step: actions must be integers, got {tensor.dtype}")
+        if tuple(tensor.shape) != (self.batch_size,):
+            raise IllegalActionError(f"step: actions must have shape ({self.batch_size},), one per game; "
+                                     f"got {tuple(tensor.shape)}")
+        return tensor.to(torch.int64).contiguous()
 
     def observe(self) -> BatchStep:
         """The last `reset`/`step` result."""
