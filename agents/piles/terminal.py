@@ -3,12 +3,10 @@ colour mean in the rules (``help 10D``), and which team it scores for in this ga
 
 from __future__ import annotations
 
-from card_envs.core.cards import RANK, parse_card
+from card_envs.core.cards import RANK, card_name, card_words, parse_card
 from card_envs.games.piles.rules import COLOUR, COLOUR_NAMES, POINTS, team_of
 
 HELP_TOPIC = "'help <card>': what a card's value and colour mean (e.g. 'help 10D')"
-SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
-RANK_WORDS = {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}
 
 
 def card_help(topic: str, state) -> str | None:
@@ -19,7 +17,7 @@ def card_help(topic: str, state) -> str | None:
         return None
     rank, colour = RANK[card], COLOUR[card]
     other = COLOUR_NAMES[1 - colour]
-    lines = [f"{topic.upper().replace(' ', '')}: the {RANK_WORDS.get(rank, str(rank))} of {SUIT_NAMES[card // 13]}, "
+    lines = [f"{card_name(card)}: the {card_words(card)}, "
              f"{COLOUR_NAMES[colour]}, intrinsic value {rank} (Ace 1 .. King 13).",
              "On top of a Castle pile its total value is that + 1 per orthogonally neighbouring top card of its "
              "colour - 1 per top card of the other colour.",

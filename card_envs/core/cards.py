@@ -17,6 +17,8 @@ STANDARD_SUITS = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 NUM_RANKS = 13
+SUIT_WORDS = ("Clubs", "Diamonds", "Hearts", "Spades")
+RANK_WORDS = {ACE: "Ace", JACK: "Jack", QUEEN: "Queen", KING: "King"}  # the others read as their number
 
 # Lookup tables: indexing a tuple is faster than `%`/`//` in hot loops.
 RANK = tuple(c % NUM_RANKS + 1 for c in range(5 * NUM_RANKS))
@@ -33,6 +35,11 @@ def make_card(rank: int, suit: int) -> int:
 
 def card_name(card: int, suits: str = STANDARD_SUITS) -> str:
     return RANK_NAMES[RANK[card] - 1] + suits[SUIT[card]]
+
+
+def card_words(card: int) -> str:
+    """A standard card in words, for people: 10 -> "Jack of Clubs"."""
+    return f"{RANK_WORDS.get(RANK[card], str(RANK[card]))} of {SUIT_WORDS[SUIT[card]]}"
 
 
 def parse_card(name: str, suits: str = STANDARD_SUITS) -> int:
