@@ -64,7 +64,11 @@ numba is missing.
 
 Every engine refuses actions that are not integers or not one per game (shape [B]), and an
 ``auto_forced`` that is not a bool, as the reference does (IllegalActionError, ArgumentError), before
-applying anything. Beyond that, `step` trusts its actions in 3 Piles and Piles: an illegal action is not detected (a check would
+applying anything. `load` takes only positions where a seat is to act: a finished game
+(``is_terminal()``), which would sit in its row with an all-zero mask refusing every step, is
+refused with a ValueError naming its index among the states given, as is a state of another
+configuration; every state is checked before any is loaded, so no game changes.
+Beyond that, `step` trusts its actions in 3 Piles and Piles: an illegal action is not detected (a check would
 stop a GPU for the host) and leaves that game in an unspecified state. Split the Hoard and
 Dominion check them instead: their kernels do not check array bounds, and an illegal action would
 write past a game's rows into other games' rows or outside the arrays (a crash); so `step`
@@ -76,7 +80,7 @@ same way). Take actions from the mask.
 
 ## Same games as the reference
 
-`load(states, rows=None)` continues from reference states; `state(i)` returns game i as a
+`load(states, rows=None)` continues from reference states (unfinished ones); `state(i)` returns game i as a
 reference state (Split the Hoard's goes through the reference snapshot, which validates it; so does Dominion's). Deals
 come from a `torch.Generator`. 3 Piles and Split the Hoard have no chance after the deal;
 Dominion's shuffles are the reference's: shuffle k of a game is ``default_rng([seed, k])`` of its

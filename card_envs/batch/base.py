@@ -2,7 +2,7 @@
 
 A game subclass holds its B games as tensors (struct of arrays, one row per game) and supplies
 the pure core: `_deal(rows)`, `_apply(actions, active)`, `_mask()`, `_observe()`,
-`_terminal()`, `_returns(rows)`, plus `load(states)` / `state(i)` to convert from and to the
+`_terminal()`, `_returns(rows)`, plus `_load(states, rows)` / `state(i)` to convert from and to the
 reference engine's states. Every update writes all B rows at once; a row that must not change
 writes to a trash column instead (`put`), so no step depends on which games do what.
 """
@@ -138,13 +138,30 @@ class BatchGame:
 
     def load(self, states: Sequence[State], rows: Sequence[int] | None = None) -> BatchStep:
         """Continue from reference states (same game and configuration): one per game, or one
-        for each of `rows`, the other games left as they are."""
+        for each of `rows`, the other games left as they are.
+
+        Each state must be a position where a seat is to act: a finished game
+        (``state.is_terminal()``) would sit in its row with an all-zero mask, refusing every
+        step, so it is refused. Every state is checked before any is loaded: a ValueError (another
+        configuration, a finished game, named by its index in `states`) leaves every game as it was."""
         rows = self._rows if rows is None else torch.as_tensor(rows, dtype=torch.int64, device=self.device)
         if len(states) != len(rows):
             raise ValueError(f"load: {len(states)} states for {len(rows)} games")
         for i, state in enumerate(states):
             if state.game.config != self.game.config:
                 raise ValueError(f"load: state {i} is of {state.game.config}, these games of {self.game.config}")
+        finished = [i for i, state in enumerate(states) if state.is_terminal()]
+        if finished:
+            more = f" (of {len(finished)})" if len(finished) > 10 else ""
+            raise ValueError(f"load: states {finished[:10]}{more} are finished games (is_terminal()); load takes "
+                             f"only positions where a seat is to act; nothing was loaded")
+        return self._load_positions(states, rows)
+
+    def _load_positions(self, states: Sequence[State], rows: torch.Tensor) -> BatchStep:
+        """`load` after its checks: `states` into `rows`, then observed. Unlike `load` it takes
+        finished games too (the row then shows one: `_terminal()` true, an all-zero mask); the
+        engines' tests use it to compare finished positions (`state(i)`, state tensors,
+        `_returns`) with the reference."""
         self._load(states, rows)
         self.lengths[rows] = 0
         return self._settle(torch.zeros(self.batch_size, dtype=torch.bool, device=self.device))

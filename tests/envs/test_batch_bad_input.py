@@ -1,6 +1,6 @@
 """Every batched engine refuses what the reference refuses, with the reference's kind of error and
 nothing applied: non-integer or misshapen actions, a non-flag ``auto_forced``, a non-integer batch
-size, an unknown argument."""
+size, an unknown argument; and `load` refuses a finished game, loading nothing."""
 
 from __future__ import annotations
 
@@ -53,3 +53,48 @@ def test_arguments_are_refused_as_the_reference_refuses_them(env_id):
     with pytest.raises(ArgumentError, match="no_such_argument"):
         batch.make(env_id, batch_size=B, no_such_argument=1)
 
+
+
+def _finished_and_live(game, seed: int) -> tuple:
+    """(a finished reference game, a live position of it), by uniformly random play."""
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
+    live = state.clone()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(int(legal[rng.integers(len(legal))]))
+        if not state.is_terminal() and rng.random() < 0.1:
+            live = state.clone()
+    return state, live
+
+
+def _rows(engine) -> list:
+    """What each game of `engine` is: its snapshot, acting seat, every seat's observation, state tensor."""
+    every, tensors = engine.all_seat_observations(), engine.state_tensors()
+    return [(engine.state(i).to_json(), int(engine.cur[i]), every[i].tolist(), tensors[i].tolist())
+            for i in range(B)]
+
+
+def test_load_refuses_a_finished_game_and_loads_nothing(engine):
+    """A finished game would sit in its row with an all-zero mask, refusing every step: `load`
+    refuses it, naming its index, before loading any state (the live ones given with it too)."""
+    game = engine.game
+    (done0, live0), (done1, live1) = _finished_and_live(game, 1), _finished_and_live(game, 2)
+    assert done0.is_terminal() and not live0.is_terminal() and not live1.is_terminal()
+    twin = batch.make(engine.env_id, batch_size=B, seed=3)  # the same deals, never asked to load
+    step, before = engine.observe(), _rows(engine)
+    for states, rows, named in (([done0], [2], r"\[0\]"),
+                                ([live0, done0], [1, 3], r"\[1\]"),
+                                ([live0, done0, live1, done1], None, r"\[1, 3\]")):
+        with pytest.raises(ValueError, match=rf"load: states {named} are finished games.*a seat is to act"):
+            engine.load(states, rows)
+        assert _rows(engine) == before
+        assert engine.observe() is step
+    actions = _legal(step)
+    for got, want in zip(engine.step(actions), twin.step(actions)):  # plays on as if never asked
+        assert torch.equal(got, want)
+    out = engine.load([live0, live1], [0, 3])  # the live ones alone load
+    for row, state in ((0, live0), (3, live1)):
+        assert int(out.seat[row]) == state.current_player
+        assert out.mask[row].tolist() == state.legal_mask().astype(bool).tolist()
+        assert np.array_equal(out.obs[row].numpy(), state.observation(state.current_player))
