@@ -1,0 +1,1 @@
+"""Batched Illimat: see `card_envs.batch.illimat.engine`."""

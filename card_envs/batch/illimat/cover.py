@@ -1,0 +1,365 @@
+"""Numba kernels of batched Illimat: field sums and the exact-cover question behind a harvest's
+and a stockpile's items (`card_envs.games.illimat.groups`, `moves.LegalMoves`).
+
+Sums are bitmasks in uint64 (bit v: v can be made; every value asked is below 57). `covers`
+answers `groups.coverable` exactly: the same search (largest required value first, each group
+completed from the values below it, required items before optional ones of a value), walked
+with an explicit stack and memoised in a numba dict keyed by the packed counts. The reference's
+greedy first try on large targets only finds covers faster; the answers are the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from card_envs.batch.illimat.kernels import FOOL_A, L_LOOSE, L_PILE, RANK_A
+from card_envs.games.illimat.cards import NUM_CARDS
+
+NUM_KINDS = 15  # counts index 0: Fools (1 or 14); v in 1..14: items worth exactly v
+MULTIPLE_CODE = 100
+MEMO_LIMIT = 200_000  # entries; cleared when full (a cache, as the reference's)
+U0, U1 = np.uint64(0), np.uint64(1)
+KEY = types.UniTuple(types.int64, 4)  # packed counts (`_key`); a global, as numba types its dicts
+
+
+def new_memo() -> Dict:
+    return Dict.empty(key_type=KEY, value_type=types.boolean)
+
+
+@njit(cache=True)
+def bit(v):
+    return U1 << np.uint64(v)
+
+
+@njit(cache=True)
+def has(bits, v):
+    return (bits >> np.uint64(v)) & U1 != U0
+
+
+@njit(cache=True)
+def harvest_bits(c):
+    """HARVEST_VALUES[c] as a bitmask: a Fool 1 or 14."""
+    return bit(1) | bit(14) if FOOL_A[c] else bit(RANK_A[c])
+
+
+@njit(cache=True)
+def pair_bits(c, d):
+    """PAIR_VALUES[c][d] as a bitmask: the totals of the two cards' harvest values."""
+    out = U0
+    for a in (1, 14) if FOOL_A[c] else (RANK_A[c], RANK_A[c]):
+        for e in (1, 14) if FOOL_A[d] else (RANK_A[d], RANK_A[d]):
+            out |= bit(a + e)
+    return out
+
+
+@njit(cache=True)
+def full_totals(s, b, p):
+    """The totals a full harvest of seat p's whole hand may take (each Fool 1 or 14), as a bitmask."""
+    totals = U1
+    for c in range(NUM_CARDS):
+        if s.loc[b, c] == 2 + p:  # L_HAND + p
+            if FOOL_A[c]:
+                totals = (totals << U1) | (totals << np.uint64(14))
+            else:
+                totals = totals << np.uint64(RANK_A[c])
+    return totals
+
+
+@njit(cache=True)
+def field_sums(s, t, b, f):
+    """(sums of non-empty sets of loose cards and single stockpiles, values of multiple
+    stockpiles) of field f, as bitmasks (`LegalMoves._field_sums`)."""
+    mask = t.sum_mask
+    reach = multi = U0
+    for c in range(NUM_CARDS):
+        where = s.loc[b, c]
+        if where == L_LOOSE + f:
+            if FOOL_A[c]:
+                reach |= (reach << U1) | (reach << np.uint64(14)) | np.uint64(0x4002)
+            else:
+                v = np.uint64(RANK_A[c])
+                reach |= (reach << v) | (U1 << v)
+            reach &= mask
+        elif where == L_PILE + f and s.pile_key[b, c] == c:
+            v = np.uint64(s.pile_val[b, c])
+            if s.pile_multi[b, c]:
+                multi |= U1 << v
+            else:
+                reach |= ((reach << v) | (U1 << v)) & mask
+    return reach, multi
+
+
+# ----- the exact cover (groups.coverable) --------------------------------------------------------
+@njit(cache=True)
+def _key(target, req, opt):
+    w0 = w1 = w2 = w3 = 0
+    for i in range(8):
+        w0 |= req[i] << (7 * i)
+        w2 |= opt[i] << (7 * i)
+    for i in range(8, NUM_KINDS):
+        w1 |= req[i] << (7 * (i - 8))
+        w3 |= opt[i] << (7 * (i - 8))
+    return (w0, w1 | (target << 49), w2, w3)
+
+
+@njit(cache=True)
+def _subset_sums(req, opt, top):
+    """Bits 0..top of the totals that sub-multisets of req + opt take (Fools 1 or 14)."""
+    keep = (U1 << np.uint64(top + 1)) - U1
+    sums = U1
+    for v in range(1, NUM_KINDS):
+        for _ in range(req[v] + opt[v]):
+            grown = (sums | (sums << np.uint64(v))) & keep
+            if grown == sums:
+                break
+            sums = grown
+    for _ in range(req[0] + opt[0]):
+        grown = (sums | (sums << U1) | (sums << np.uint64(14))) & keep
+        if grown == sums:
+            break
+        sums = grown
+    return sums
+
+
+@njit(cache=True)
+def _rotate(x, r, width, full):
+    if r == 0:
+        return x
+    return ((x << np.uint64(r)) | (x >> np.uint64(width - r))) & full
+
+
+@njit(cache=True)
+def _residues(opt, target):
+    """Bitmask of the remainders modulo `target` of the totals sub-multisets of opt take."""
+    full = (U1 << np.uint64(target)) - U1
+    res = U1
+    for v in range(0, NUM_KINDS):
+        for _ in range(opt[v]):
+            if v == 0:
+                grown = res | _rotate(res, 1 % target, target, full) | _rotate(res, 14 % target, target, full)
+            else:
+                grown = res | _rotate(res, v % target, target, full)
+            if grown == res:
+                break
+            res = grown
+    return res
+
+
+@njit(cache=True)
+def _plausible(target, req, opt):
+    """groups._plausible: two necessary conditions, cheap next to the search they prune."""
+    for v in range(target + 1, NUM_KINDS):
+        if req[v]:
+            return False
+    fixed = req[0]
+    for v in range(1, NUM_KINDS):
+        fixed += v * req[v]
+    residues = _residues(opt, target)
+    ok = False
+    for base in range(fixed, fixed + 13 * req[0] + 1, 13):
+        if has(residues, (-base) % target):
+            ok = True
+            break
+    if not ok:
+        return False
+    reach = _subset_sums(req, opt, target)
+    if req[0] and not (has(reach, target - 1) or target >= 14 and has(reach, target - 14)):
+        return False
+    for v in range(1, NUM_KINDS):
+        if req[v] and not has(reach, target - v):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _take(r, o, kind, m):
+    """Take m items of `kind`, required ones first (an optional item in a group can always trade
+    places with a required one left outside)."""
+    from_required = min(m, r[kind])
+    r[kind] -= from_required
+    o[kind] -= m - from_required
+
+
+@njit(cache=True)
+def _push(stack, top, r, o):
+    if top == stack.shape[0]:
+        grown = np.empty((2 * top, 2, NUM_KINDS), np.int64)
+        grown[:top] = stack[:top]
+        stack = grown
+    stack[top, 0] = r
+    stack[top, 1] = o
+    return stack, top + 1
+
+
+@njit(cache=True)
+def _push_completions(stack, top, r, o, need, m):
+    """Push every way to take items totalling `need` from the values <= min(need, 14) and the
+    Fools (`groups._completions`), as the counts left; m is scratch. An odometer over the
+    values, largest first, in place of the reference's recursive generator."""
+    if need == 0:
+        return _push(stack, top, r, o)
+    first = min(need, NUM_KINDS - 1)
+    left = np.zeros(NUM_KINDS + 1, np.int64)  # left[k]: what the values <= k must still make
+    k = first
+    left[k] = need
+    m[k] = min(r[k] + o[k], need // k)
+    while True:
+        rest = left[k] - m[k] * k
+        if rest > 0 and k > 1:  # the smaller values come next
+            k -= 1
+            left[k] = rest
+            m[k] = min(r[k] + o[k], rest // k)
+            continue
+        for as14 in range(rest // 14 + 1):  # rest == 0: one way, no Fool
+            used = as14 + rest - 14 * as14
+            if used <= r[0] + o[0]:
+                r2, o2 = r.copy(), o.copy()
+                for j in range(k, first + 1):
+                    _take(r2, o2, j, m[j])
+                _take(r2, o2, 0, used)
+                stack, top = _push(stack, top, r2, o2)
+        while True:  # the next choice: one item fewer of the smallest value still choosing
+            m[k] -= 1
+            if m[k] >= 0:
+                break
+            k += 1
+            if k > first:
+                return stack, top
+
+
+@njit(cache=True)
+def covers(target, req, opt, memo):
+    """groups.coverable: can every required item, plus any optional ones, be split into groups
+    each totalling `target`? (req, opt: int64[15] value counts of plain items.)
+
+    The reference's search as a depth-first walk with an explicit stack (numba's cache cannot
+    reload a recursive function): each position removes one group holding the largest required
+    value; the question is whether some walk removes every required item. Positions seen in a
+    walk that failed are remembered as failing (the memo), as is the answer for the start."""
+    start = _key(target, req, opt)
+    if start in memo:
+        return memo[start]
+    seen = Dict.empty(key_type=KEY, value_type=types.boolean)
+    stack = np.empty((64, 2, NUM_KINDS), np.int64)
+    stack, top = _push(stack, 0, req, opt)
+    m = np.zeros(NUM_KINDS, np.int64)
+    found = False
+    while top > 0 and not found:
+        top -= 1
+        r, o = stack[top, 0].copy(), stack[top, 1].copy()
+        key = _key(target, r, o)
+        if key in seen:
+            continue
+        if key in memo:
+            found = memo[key]
+            continue
+        seen[key] = True
+        kind = 0  # the largest required value first: it has the fewest ways to be completed
+        for v in range(NUM_KINDS - 1, 0, -1):
+            if r[v]:
+                kind = v
+                break
+        if not r[kind]:
+            found = True
+        elif kind <= target and _plausible(target, r, o):
+            r[kind] -= 1
+            if kind != 0:
+                stack, top = _push_completions(stack, top, r, o, target - kind, m)
+            else:
+                stack, top = _push_completions(stack, top, r, o, target - 1, m)
+                if target >= 14:
+                    stack, top = _push_completions(stack, top, r, o, target - 14, m)
+    if len(memo) + len(seen) >= MEMO_LIMIT:
+        memo.clear()
+    if not found:
+        for key in seen:
+            memo[key] = False
+    memo[start] = found
+    return found
+
+
+# ----- a field's items (IllimatState.items) ------------------------------------------------------
+@njit(cache=True)
+def field_items(s, b, f, keys, codes):
+    """The items of field f in key order into keys, codes (`groups` codes); their number."""
+    k = 0
+    for c in range(NUM_CARDS):
+        where = s.loc[b, c]
+        if where == L_LOOSE + f:
+            keys[k], codes[k] = c, 0 if FOOL_A[c] else RANK_A[c]
+            k += 1
+        elif where == L_PILE + f and s.pile_key[b, c] == c:
+            keys[k] = c
+            codes[k] = s.pile_val[b, c] + (MULTIPLE_CODE if s.pile_multi[b, c] else 0)
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _fits(targets, req, multiples, multiple_value, opt, memo):
+    """Some target that every multiple stockpile taken equals (multiple_value: their common
+    value, -1 when they differ) and that the plain items can cover (moves._fits)."""
+    for target in range(1, 57):
+        if has(targets, target) and (multiples == 0 or multiple_value == target) and covers(target, req, opt, memo):
+            return True
+    return False
+
+
+@njit(cache=True)
+def items_legal(s, t, b, active, targets, memo, row):
+    """The items offered next and DONE into the bool row (moves._items_legal): each keeps the
+    move completable, i.e. the items chosen, the new one and the active card can still be split
+    into groups of one target with items offered later."""
+    keys = np.empty(NUM_CARDS, np.int64)
+    codes = np.empty(NUM_CARDS, np.int64)
+    count = field_items(s, b, s.m_field[b], keys, codes)
+    req = np.zeros(NUM_KINDS, np.int64)
+    later = np.zeros(NUM_KINDS, np.int64)
+    multiples, multiple_value, last = 0, 0, -1
+    for j in range(s.m_items_len[b]):
+        key = s.m_items[b, j]
+        for i in range(count):
+            if keys[i] == key:
+                last = max(last, i)
+                code = codes[i]
+                if code >= MULTIPLE_CODE:
+                    value = code - MULTIPLE_CODE
+                    multiple_value = value if multiples == 0 or multiple_value == value else -1
+                    multiples += 1
+                else:
+                    req[code] += 1
+    if active:
+        req[active] += 1
+    for i in range(count - 1, last, -1):  # later: the plain items after item i
+        code = codes[i]
+        if code >= MULTIPLE_CODE:
+            value = code - MULTIPLE_CODE
+            mv = value if multiples == 0 or multiple_value == value else -1
+            ok = _fits(targets, req, multiples + 1, mv, later, memo)
+        else:
+            req[code] += 1
+            ok = _fits(targets, req, multiples, multiple_value, later, memo)
+            req[code] -= 1
+            later[code] += 1
+        if ok:
+            row[keys[i]] = True
+    if s.m_items_len[b]:
+        later[:] = 0
+        if _fits(targets, req, multiples, multiple_value, later, memo):
+            return True
+    return False
+
+
+@njit(cache=True)
+def one_group_has(codes_req, value):
+    """`value in groups.one_group_totals(codes)` for the plain codes counted in codes_req."""
+    totals = U1
+    for v in range(1, NUM_KINDS):
+        for _ in range(codes_req[v]):
+            totals = totals << np.uint64(v)
+    for _ in range(codes_req[0]):
+        totals = (totals << U1) | (totals << np.uint64(14))
+    return has(totals, value)
+
