@@ -122,8 +122,8 @@ def warm_up(env_id: str, config: dict[str, Any] | None = None, *, engine: bool =
     compiled = compiled_agents(game) if agents is not False else []
     specs = compiled if agents is True else [spec for spec in agents if spec in compiled]
     key = json.dumps(game.config, sort_keys=True, default=str)  # with its defaults: one key per configuration
-    what = [name for name, used in (("batched engine", engine and _has_engine(env_id)), ("scripted agents", specs))
-            if used]
+    batched = engine and _has_engine(env_id, config)
+    what = [name for name, used in (("batched engine", batched), ("scripted agents", specs)) if used]
     if not what:
         return Warmup(env_id, time.perf_counter() - began, 0)
     compiles = _compiles(env_id, " and ".join(what), out)
@@ -183,10 +183,10 @@ def _cache_folders(folders: set[str]) -> tuple[str, ...]:
     return tuple(shown)
 
 
-def _has_engine(env_id: str) -> bool:
+def _has_engine(env_id: str, config: dict[str, Any] | None = None) -> bool:
     from card_envs import batch  # imports torch: only where the env has a batched engine to warm
 
-    return env_id in batch.ENGINES
+    return env_id in batch.ENGINES and not batch.unbatched(env_id, config or {})
 
 
 def _actions(policies: list, t: int, observations: np.ndarray, masks: np.ndarray, rng) -> np.ndarray:

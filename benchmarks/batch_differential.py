@@ -8,8 +8,8 @@
 Each configuration plays at least `--games` random games in both engines, comparing seats,
 observations, masks, game ends and returns at every step (`card_envs.batch.check`); the test
 suite runs the same check with fewer games. Prints one line per run and fails on a difference.
-Split the Hoard (3 players by default) and Dominion (T1-A, 2 players by default) have the numba
-backend only. A Dominion configuration's 10,000 random games take about 11 minutes on one core:
+Split the Hoard (3 players by default), Dominion (T1-A, 2 players by default) and Illimat have
+the numba backend only. A Dominion configuration's 10,000 random games take about 11 minutes on one core:
 split one into runs of fewer games with different `--seed`s (each run deals its own games).
 """
 
@@ -35,7 +35,11 @@ CONFIGS = [("three_piles_v0", {}), ("three_piles_v0", {"num_players": 3}), ("thr
            ("dominion_v0", {"kingdom": "random", "num_players": 4, "reward": "score"}),
            ("dominion_v0", {"kingdom": ["Augurs", "Wizards", "Castles", "Sauna/Avanto", "Odysseys", "Forts",
                                         "Clashes", "Townsfolk", "Village", "Market"],
-                            "ally": "Mountain Folk", "num_players": 3})]
+                            "ally": "Mountain Folk", "num_players": 3}),
+           ("illimat_v0", {}), ("illimat_v0", {"num_players": 3}), ("illimat_v0", {"num_players": 4}),
+           ("illimat_v0", {"luminaries": False}), ("illimat_v0", {"num_players": 3, "stars_always": True}),
+           ("illimat_v0", {"harmonic_convergence": True, "num_players": 4}), ("illimat_v0", {"full_harvest": True}),
+           ("illimat_v0", {"target_score": 5, "rounds": 2, "reward": "score"})]
 
 
 def main() -> None:

@@ -90,14 +90,16 @@ def autocast(compute_dtype: str):
     return torch.autocast("cpu", dtype=dtype, enabled=dtype != torch.float32)
 
 
-def game_engine(env_id: str, engine: str) -> str:
+def game_engine(env_id: str, engine: str, config: dict | None = None) -> str:
     """"batch" or "reference", as ``--engine`` asks; "auto" is the batched engine where the game
-    has one and numba (its fast CPU path) is installed, else the reference engine."""
+    has one for this configuration (`card_envs.batch.unbatched`) and numba (its fast CPU path) is
+    installed, else the reference engine."""
     if engine != "auto":
         return engine
     from card_envs import batch
 
-    return "batch" if env_id in batch.ENGINES and batch.has_numba() else "reference"
+    batched = env_id in batch.ENGINES and not batch.unbatched(env_id, config or {})
+    return "batch" if batched and batch.has_numba() else "reference"
 
 
 def warm_up(args):
@@ -106,7 +108,8 @@ def warm_up(args):
     (`card_envs.agents.warm`): the trainer calls it before its --max-minutes clock starts."""
     from card_envs.agents.warm import warm_up
 
-    return warm_up(args.env_id, args.env_config, engine=game_engine(args.env_id, args.engine) == "batch",
+    return warm_up(args.env_id, args.env_config,
+                   engine=game_engine(args.env_id, args.engine, args.env_config) == "batch",
                    auto_forced=(True,))
 
 
@@ -138,7 +141,7 @@ class BatchGames:
 
 def make_games(game, args, seed: int) -> "VectorGames | BatchGames":
     """The ``num_games`` games of a rollout, on the engine ``args.engine`` picks."""
-    if game_engine(args.env_id, args.engine) == "batch":
+    if game_engine(args.env_id, args.engine, args.env_config) == "batch":
         return BatchGames(args.env_id, args.env_config, args.num_games, seed)
     return VectorGames(game, args.num_games, seed=seed)
 

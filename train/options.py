@@ -144,6 +144,10 @@ class Args:
             if self.env_id not in batch.ENGINES:
                 raise ValueError(f"--engine batch: {self.env_id} has no batched engine; the games with one are "
                                  f"{', '.join(batch.ENGINES)} (use --engine reference)")
+            unbatched = batch.unbatched(self.env_id, self.env_config or {})
+            if unbatched:
+                raise ValueError(f"--engine batch: {self.env_id}'s batched engine does not compute "
+                                 f"{', '.join(unbatched)} yet (use --engine reference or auto)")
         if self.pretrain_games and not self.teacher:
             raise ValueError("--pretrain-games clones the teacher's games: it needs --teacher (e.g. --teacher heuristic)")
         if self.dagger_rounds and not self.pretrain_games:
@@ -264,7 +268,7 @@ def hyperparameter_table(args: Args) -> str:
 def resolve_auto(args: Args) -> None:
     """``--engine auto`` and ``--compute-dtype auto`` made what this machine runs, as the
     checkpoints and the log record it (a resume keeps it unless the flag is given)."""
-    args.engine = game_engine(args.env_id, args.engine)
+    args.engine = game_engine(args.env_id, args.engine, args.env_config)
     args.compute_dtype = resolve_compute_dtype(args.compute_dtype)
 
 

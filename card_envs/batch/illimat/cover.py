@@ -28,23 +28,23 @@ def new_memo() -> Dict:
     return Dict.empty(key_type=KEY, value_type=types.boolean)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bit(v):
     return U1 << np.uint64(v)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has(bits, v):
     return (bits >> np.uint64(v)) & U1 != U0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def harvest_bits(c):
     """HARVEST_VALUES[c] as a bitmask: a Fool 1 or 14."""
     return bit(1) | bit(14) if FOOL_A[c] else bit(RANK_A[c])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pair_bits(c, d):
     """PAIR_VALUES[c][d] as a bitmask: the totals of the two cards' harvest values."""
     out = U0

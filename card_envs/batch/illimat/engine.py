@@ -48,6 +48,7 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
+from card_envs.batch import unbatched
 from card_envs.batch.base import BatchGame
 from card_envs.batch.illimat import cover, kernels as K, play
 from card_envs.batch.numpy_random import GEN_SIZE
@@ -55,8 +56,6 @@ from card_envs.core.game import ArgumentError
 from card_envs.core.rewards import rank_returns, score_returns
 from card_envs.games.illimat.cards import HAND_SIZE, NUM_CARDS, NUM_FIELDS, NUM_LUMINARIES
 from card_envs.games.illimat.rules import IllimatState
-
-PIECE_OPTIONS = ("harvest_features", "play_features", "threat_features")
 
 
 class IllimatBatch(BatchGame):
@@ -67,7 +66,7 @@ class IllimatBatch(BatchGame):
                  auto_forced: bool = False, **config: Any):
         if torch.device(device).type != "cpu":
             raise ValueError(f"illimat_v0's batched engine runs on the CPU (numba), not on {device!r}")
-        on = [k for k in PIECE_OPTIONS if config.get(k) is True]
+        on = unbatched(self.env_id, config)
         if on:
             raise ArgumentError(f"illimat_v0's batched engine does not compute the optional observation pieces "
                                 f"yet ({', '.join(on)}=True); use the reference engine (card_envs.vector) for them")

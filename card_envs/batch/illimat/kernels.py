@@ -57,7 +57,25 @@ PIECES = ("hands", "known", "loose", "stockpiled", "single_key", "multiple_key",
 
 Tables = namedtuple("Tables", (
     "n deck_cards luminaries full_harvest harmonic target_score rounds sum_mask score_low score_span off "
-    "gathers").split())
+    "runs").split())
+
+
+def gather_runs(gathers) -> np.ndarray:
+    """int64[n, R, 3]: each seat's observation gather (`observation.observation_gathers`) as runs of
+    consecutive indices (source start, destination start, length), padded with empty runs: a copy
+    of ~30 runs instead of ~1,500 single gathers."""
+    per_seat = []
+    for idx in gathers:
+        runs, start = [], 0
+        for i in range(1, len(idx) + 1):
+            if i == len(idx) or idx[i] != idx[i - 1] + 1:
+                runs.append((idx[start], start, i - start))
+                start = i
+        per_seat.append(runs)
+    out = np.zeros((len(gathers), max(len(r) for r in per_seat), 3), np.int64)
+    for seat, runs in enumerate(per_seat):
+        out[seat, :len(runs)] = runs
+    return out
 
 
 def tables(game) -> Tables:
@@ -68,16 +86,16 @@ def tables(game) -> Tables:
         n=game.num_players, deck_cards=game.deck_cards, luminaries=game.luminaries, full_harvest=game.full_harvest,
         harmonic=game.harmonic_convergence, target_score=game.target_score, rounds=game.rounds,
         sum_mask=np.uint64(game.sum_mask), score_low=game.score_low, score_span=game.score_high - game.score_low,
-        off=off, gathers=np.stack(game._gathers).astype(np.int64))
+        off=off, runs=gather_runs(game._gathers))
 
 
 # ----- small queries ----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def season(s, b, f):
     return RING_A[(f - s.summer[b]) % 4]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def face_up_field(s, b, luminary):
     """The field where `luminary` lies face up, or -1."""
     for f in range(NUM_FIELDS):
@@ -87,7 +105,7 @@ def face_up_field(s, b, luminary):
 
 
 # ----- card movements with their feature updates (rules.IllimatState) ---------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw(s, t, b):
     s.deck_len[b] -= 1
     c = s.deck[b, s.deck_len[b]]
@@ -106,7 +124,7 @@ def deal_loose(s, t, b, f, k):
             s.feat[b, t.off[O_UNSEEN] + q * NUM_CARDS + c] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def to_hand(s, t, b, p, c, public):
     s.loc[b, c] = L_HAND + p
     s.hand_len[b, p] += 1
@@ -119,7 +137,7 @@ def to_hand(s, t, b, p, c, public):
         s.feat[b, t.off[O_UNSEEN] + p * NUM_CARDS + c] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def from_hand(s, t, b, c):
     """c leaves the current player's hand face up."""
     p = s.cur[b]
@@ -136,14 +154,14 @@ def from_hand(s, t, b, c):
             s.feat[b, t.off[O_UNSEEN] + q * NUM_CARDS + c] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_loose(s, t, b, f, c):
     s.loc[b, c] = L_LOOSE + f
     s.loose_len[b, f] += 1
     s.feat[b, t.off[O_LOOSE] + f * NUM_CARDS + c] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def remove_loose(s, t, b, f, c):
     s.loc[b, c] = L_OUT
     s.loose_len[b, f] -= 1
@@ -173,7 +191,7 @@ def remove_pile(s, t, b, f, key):
             s.pile_key[b, c] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_harvest(s, t, b, p, c, is_secret):
     s.loc[b, c] = L_HARVEST + p
     s.harv[b, p, s.harv_len[b, p]] = c
@@ -215,7 +233,7 @@ def remove_harvest(s, t, b, q, c):
     count_harvest(s, t, b, q, c, -1, was_secret)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_harvest(s, t, b, p, c, sign, is_secret):
     full, public = t.off[O_HARVESTED] + 4 * p, t.off[O_HARVESTED_PUBLIC] + 4 * p
     s.feat[b, full] = s.feat[b, public] = s.harv_len[b, p] / NUM_CARDS
@@ -230,7 +248,7 @@ def count_harvest(s, t, b, p, c, sign, is_secret):
                 s.feat[b, public + 1 + k] = s.hcounts[b, p, 3 + k] / scale
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_luminary(s, t, b, f, lum, up):
     old, old_up = s.lum[b, f], s.lum_up[b, f]
     if old != NO_LUMINARY:
@@ -241,7 +259,7 @@ def set_luminary(s, t, b, f, lum, up):
     s.feat[b, t.off[O_LUM_DOWN] + f] = 1 if lum != NO_LUMINARY and not up else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_summer(s, t, b, summer):
     s.summer[b] = summer
     o = t.off[O_SEASONS]
@@ -251,13 +269,13 @@ def set_summer(s, t, b, summer):
         s.feat[b, o + 4 * f + RING_A[(f - summer) % 4]] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_season(s, t, b, f, season_):
     set_summer(s, t, b, (f - RING_POS_A[season_]) % 4)
 
 
 # ----- the pending move --------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_decision(s, t, b, d):
     o = t.off[O_DECISION]
     if s.decision[b] < NUM_DECISIONS:
@@ -267,13 +285,13 @@ def set_decision(s, t, b, d):
         s.feat[b, o + d] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_move_card(s, t, b, c):
     s.m_card[b] = c
     s.feat[b, t.off[O_MOVE_CARDS] + c] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clear_move_fields(s, b):
     s.m_card[b] = s.m_field[b] = s.m_action[b] = s.m_partner[b] = -1
     s.m_value[b] = 0
@@ -281,7 +299,7 @@ def clear_move_fields(s, b):
     s.m_full_len[b] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clear_move(s, t, b):
     """Forget the finished part of the move (and its features)."""
     o = t.off
@@ -503,8 +521,9 @@ def rebuild_rows(s, t, rows):
 def observe(s, t, seat, out):
     """out[b] = seat[b]'s observation of game b: the reference's gather from its feature store."""
     s = borrowed(s)
-    g = t.gathers
     for b in range(out.shape[0]):
-        row, idx, F = out[b], g[seat[b]], s.feat[b]
-        for i in range(idx.shape[0]):
-            row[i] = F[idx[i]]
+        row, runs, F = out[b], t.runs[seat[b]], s.feat[b]
+        for r in range(runs.shape[0]):
+            src, dst, length = runs[r, 0], runs[r, 1], runs[r, 2]
+            if length:
+                row[dst:dst + length] = F[src:src + length]

@@ -26,12 +26,12 @@ from card_envs.games.illimat.cards import (
 
 
 # ----- queries (moves.LegalMoves) ----------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def in_hand(s, b, c):
     return s.loc[b, c] == L_HAND + s.cur[b]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def partner_allowed(s, b):
     """A Union harvest plays two cards; with the Rake sow still owed, one must remain."""
     return not (s.rake_owed[b] and s.hand_len[b, s.cur[b]] < 3)
@@ -65,7 +65,7 @@ def stockpile_values(s, t, b, c, f):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def harvest_allowed(s, b, f):
     return season(s, b, f) != WINTER or face_up_field(s, b, MAIDEN) >= 0
 
@@ -95,7 +95,7 @@ def full_move_totals(s, b):
     return totals
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def swap_available(s, b):
     if s.swap_used[b] or s.hand_len[b, s.cur[b]] == 0:
         return False
@@ -203,14 +203,14 @@ def legal_row(s, t, b, memo, row):
                 row[c] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _values(s, b):
     """The values the pending harvest may take: its card's, or the Union pair's totals."""
     c = s.m_card[b]
     return C.harvest_bits(c) if s.m_partner[b] < 0 else C.pair_bits(c, s.m_partner[b])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _active(s, b):
     return RANK_A[s.m_card[b]] if s.m_action[b] == STOCKPILE else 0
 
@@ -262,7 +262,7 @@ def apply_one(s, t, b, a):
         R.finish_clearing(s, t, b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def turn_choice(s, t, b, a):
     if a < FIELD0:
         set_move_card(s, t, b, a)
@@ -284,7 +284,7 @@ def turn_choice(s, t, b, a):
         R.end_turn(s, t, b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_field(s, t, b, f):
     s.m_field[b] = f
     s.feat[b, t.off[O_MOVE_FIELD] + f] = 1
@@ -296,7 +296,7 @@ def set_field(s, t, b, f):
     set_decision(s, t, b, ACTION)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_action(s, t, b, a):
     s.m_action[b] = a
     s.feat[b, t.off[O_MOVE_ACTION] + a - SOW] = 1
@@ -316,7 +316,7 @@ def choose_action(s, t, b, a):
         set_decision(s, t, b, VALUE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def after_partner(s, t, b):
     values = _values(s, b)
     count, last = 0, 0
@@ -330,14 +330,14 @@ def after_partner(s, t, b):
         choose_value(s, t, b, last)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_value(s, t, b, v):
     s.m_value[b] = v
     s.feat[b, t.off[O_MOVE_VALUE]] = v / MAX_VALUE
     set_decision(s, t, b, ITEMS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_item(s, t, b, a):
     if a != DONE:
         s.m_items[b, s.m_items_len[b]] = a
@@ -436,7 +436,7 @@ def resolve_items(s, t, b):
         main_played(s, t, b, played, 1, f)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def main_played(s, t, b, played, n_played, f):
     s.main_done[b] = True
     s.feat[b, t.off[O_TURN]] = 1

@@ -20,7 +20,7 @@ from card_envs.games.illimat.cards import (
 
 
 # ----- end of turn --------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def end_turn(s, t, b):
     p = s.cur[b]
     while s.hand_len[b, p] < HAND_SIZE and s.deck_len[b]:
@@ -31,7 +31,7 @@ def end_turn(s, t, b):
         next_turn(s, t, b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_turn(s, t, b):
     for k in range(1, t.n + 1):
         q = (s.cur[b] + k) % t.n
@@ -41,7 +41,7 @@ def next_turn(s, t, b):
     end_round(s, t, b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_turn(s, t, b, q):
     o = t.off
     s.feat[b, o[O_TO_MOVE] + s.cur[b]] = 0
