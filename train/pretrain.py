@@ -11,7 +11,9 @@ cross-entropy to the teacher's choices, the value head to the result each decisi
 seat that took it (discounted by ``gamma`` per own decision, as PPO's returns are), so that PPO
 starts with a critic that already knows the game. The games are played on every core
 (`teacher_games`: tasks of 32 games, each seeded apart, so the decisions do not depend on the
-number of processes) and their observations kept in float16 (half the memory). Under a time
+number of processes). Their observations are kept in float16 and sparse, made dense a minibatch at
+a time (`card_envs.train.demonstrations`): they are 3-11% non-zero, and Illimat's 5,000 default
+games kept dense in float16 were 13.2 GB of its 14.1 GB peak. Under a time
 limit (``until``: a run's ``--max-minutes``) every process stops its games then, keeping those
 finished: fewer games than asked where they do not fit; the fit (``stop``) ends at a minibatch. A separate
 privileged critic (``--critic state``) is fitted the same way on the full state each decision
@@ -53,6 +55,7 @@ from card_envs.agents.neural import ActorCritic, NeuralPolicy, network_from_chec
 from card_envs.evaluate.runner import available_cores, start_pool_worker
 from card_envs.vector import VectorGames
 from card_envs.train.acting import critic_inputs, critic_size
+from card_envs.train.demonstrations import Demonstrations, Recorder, Rows, total_nonzeros
 from card_envs.train.policy_terms import mask_offsets
 
 LEARNING_RATE = 1e-3  # Adam's, for cloning: fitting fixed labels tolerates more than PPO's step
@@ -65,59 +68,6 @@ PARALLEL_GAMES = 64  # games stepped together while the teacher plays (it acts o
 # teachers play as fast either way, and the games are dealt from the same seeds, in another order.
 TIMED_PARALLEL_GAMES = 4
 TEACHER_CHUNK = 32  # games per task when the teacher's games are shared out between processes
-# Observations are kept in float16: half the memory, so twice the games fit (Illimat's 5,808 floats
-# a decision made 2,500 games 13.6 GB in float32). Their entries are counts, flags and fractions;
-# float16's three significant digits lose nothing a network fitted to them could use.
-OBSERVATION_DTYPE = np.float16
-SCORE_DTYPE = np.float16  # the teacher's action scores (`scored`): differences of a few card weights
-
-
-@dataclass
-class Demonstrations:
-    """The teacher's decisions: what it saw, could do and did, and where that led."""
-
-    observations: np.ndarray  # [D, obs] OBSERVATION_DTYPE
-    masks: np.ndarray  # [D, A] bool
-    actions: np.ndarray  # [D] int64, the teacher's choice
-    returns: np.ndarray  # [D] float32, the deciding seat's result, discounted per own later decision
-    critic_inputs: np.ndarray | None = None  # [D, C] float32, the privileged critic's (card_envs.train.acting.critic_inputs)
-    scores: np.ndarray | None = None  # [D, A] float16, the teacher's score of each action (-inf: none), `soft_targets`
-    games: int = 0  # the finished games the decisions come from (0 for a selection of rows)
-
-    def __len__(self) -> int:
-        return len(self.actions)
-
-    @classmethod
-    def empty(cls, rows: int, observation_size: int, num_actions: int, critic_size: int | None,
-              scored: bool = False) -> "Demonstrations":
-        """Uninitialised arrays for `rows` decisions (np.empty: pages are committed as written)."""
-        return cls(np.empty((rows, observation_size), OBSERVATION_DTYPE), np.empty((rows, num_actions), bool),
-                   np.empty(rows, np.int64), np.empty(rows, np.float32),
-                   None if critic_size is None else np.empty((rows, critic_size), np.float32),
-                   np.empty((rows, num_actions), SCORE_DTYPE) if scored else None)
-
-    def select(self, which: np.ndarray) -> "Demonstrations":
-        """The decisions ``which`` selects (a copy)."""
-        return Demonstrations(*(None if array is None else array[which] for array in self._arrays()))
-
-    @classmethod
-    def concatenate(cls, parts: Iterable["Demonstrations"], rows: int, sizes: tuple[int, int, int | None, bool]
-                    ) -> "Demonstrations":
-        """``parts`` (``rows`` decisions in all, of ``sizes`` as `empty` takes them) in order, in one
-        set of arrays. Given as an iterator that lets go of each part once it is yielded, the peak
-        stays near one copy (np.empty's pages are only committed as they are written)."""
-        out, start = cls.empty(rows, *sizes), 0
-        for part in parts:
-            out.games += part.games
-            end = start + len(part)
-            for whole, piece in zip(out._arrays(), part._arrays()):
-                if whole is not None:
-                    whole[start:end] = piece
-            start = end
-        return out
-
-    def _arrays(self) -> tuple:
-        return self.observations, self.masks, self.actions, self.returns, self.critic_inputs, self.scores
 
 
 def never() -> bool:
@@ -329,7 +279,8 @@ def _joined(setup: _Setup, parts: list[Demonstrations]) -> Demonstrations:
     game = card_envs.make_game(setup.env_id, **setup.env_config)
     sizes = (game.observation_size, game.num_actions, critic_size(game, "state") if setup.privileged else None,
              setup.scored)
-    return Demonstrations.concatenate(_drain(parts), sum(len(part) for part in parts), sizes)
+    return Demonstrations.concatenate(_drain(parts), sum(len(part) for part in parts), sizes,
+                                      total_nonzeros(part.nonzeros() for part in parts))
 
 
 def _drain(items: list) -> Iterator:
@@ -390,72 +341,6 @@ def _play_task(task: tuple[int, int, int]):
     return _WORKER_GAMES.play(task)
 
 
-def discounted_results(seats: Sequence[int], result: np.ndarray, gamma: float) -> np.ndarray:
-    """Per decision of one game (taken by ``seats``, in order), its seat's final result
-    discounted by ``gamma`` for each later decision of that same seat."""
-    later: dict[int, int] = {}  # seat -> its decisions after this one
-    returns = np.empty(len(seats), dtype=np.float32)
-    for k in reversed(range(len(seats))):
-        returns[k] = float(result[seats[k]]) * gamma ** later.get(seats[k], 0)
-        later[seats[k]] = later.get(seats[k], 0) + 1
-    return returns
-
-
-CHUNK_BYTES = 1 << 26  # 64 MB: above glibc's largest mmap threshold (32 MB), so a freed chunk leaves the process
-
-
-class Recorder:
-    """The teacher's decisions written as they are taken into chunks of about 64 MB, each step's
-    decisions (one per game) in one chunk; a game's rows are kept, with their returns, when it
-    ends. Why chunks: per-game arrays, freed once copied into the whole, stayed in the process's
-    heap (300 Illimat games held 2.2 times their data); a large chunk goes back to the system
-    when freed, so copying out the kept rows chunk by chunk peaks near one copy."""
-
-    def __init__(self, games_per_step: int, observation_size: int, num_actions: int, critic_size: int | None,
-                 scored: bool = False):
-        row_bytes = (np.dtype(OBSERVATION_DTYPE).itemsize * observation_size + 4 * (critic_size or 0) + num_actions + 12
-                     + np.dtype(SCORE_DTYPE).itemsize * num_actions * scored)
-        self.step_rows = games_per_step
-        self.chunk_rows = max(1, CHUNK_BYTES // (row_bytes * games_per_step)) * games_per_step
-        self.sizes = (observation_size, num_actions, critic_size, scored)
-        self.chunks: list[Demonstrations] = []
-        self.kept: list[np.ndarray] = []  # per chunk: rows of finished games
-        self.rows = 0
-
-    def add(self, observations: np.ndarray, masks: np.ndarray, actions: np.ndarray,
-            full: np.ndarray | None, scores: np.ndarray | None = None) -> int:
-        """Record one step's decisions (one per game); the first one's row (game i's is that + i)."""
-        at = self.rows % self.chunk_rows
-        if at == 0:
-            self.chunks.append(Demonstrations.empty(self.chunk_rows, *self.sizes))
-            self.kept.append(np.zeros(self.chunk_rows, bool))
-        chunk, rows = self.chunks[-1], slice(at, at + self.step_rows)
-        chunk.observations[rows], chunk.masks[rows], chunk.actions[rows] = observations, masks, actions
-        if full is not None:
-            chunk.critic_inputs[rows] = full
-        if scores is not None:
-            chunk.scores[rows] = scores
-        first, self.rows = self.rows, self.rows + self.step_rows
-        return first
-
-    def keep(self, rows: Sequence[int], seats: Sequence[int], result: np.ndarray, gamma: float) -> None:
-        """A finished game: its rows (in order) are kept, with `discounted_results`."""
-        for row, value in zip(rows, discounted_results(seats, result, gamma)):
-            chunk, at = divmod(row, self.chunk_rows)
-            self.chunks[chunk].returns[at] = value
-            self.kept[chunk][at] = True
-
-    def demonstrations(self) -> Demonstrations:
-        """The kept rows in one set of arrays, each chunk freed as soon as it is copied."""
-        rows = int(sum(kept.sum() for kept in self.kept))
-        return Demonstrations.concatenate(self._kept_rows(), rows, self.sizes)
-
-    def _kept_rows(self) -> Iterator[Demonstrations]:
-        while self.chunks:
-            chunk, kept = self.chunks.pop(0), self.kept.pop(0)
-            yield chunk.select(kept)
-
-
 def clone(network: ActorCritic, demos: Demonstrations | Sequence[Demonstrations], epochs: int, seed: int,
           vf_coef: float = 0.5, progress: bool = False, stop: Callable[[], bool] = never, temperature: float = 0.0
           ) -> list[dict[str, float]]:
@@ -500,7 +385,7 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
     generator = torch.Generator().manual_seed(seed)
     held, fit = _split(parts, generator)
     x, y, masks, targets, full, scores = (
-        _Rows([getattr(part, name) for part in parts])
+        Rows([getattr(part, name) for part in parts])
         for name in ("observations", "actions", "masks", "returns", "critic_inputs", "scores"))
     optimizer = torch.optim.Adam(network.parameters(), lr=LEARNING_RATE)
     history = []
@@ -547,25 +432,3 @@ def _split(parts: list[Demonstrations], generator: torch.Generator) -> tuple[tor
         fit.append(order[len(held[-1]):])
         start += len(part)
     return torch.cat(held), torch.cat(fit)
-
-
-class _Rows:
-    """Rows of several parts' arrays read as one array (``rows[index]``, a tensor of those rows)
-    without concatenating them: DAgger adds parts to a set that may not fit in memory twice
-    (Illimat's 5,000 cloned games are 13 GB). Parts without the array (None) read as None."""
-
-    def __init__(self, arrays: list[np.ndarray | None]):
-        self.arrays = None if arrays[0] is None else [torch.from_numpy(array) for array in arrays]
-        self.starts = torch.tensor(np.cumsum([0] + [len(array) for array in arrays[:-1]])) if self.arrays else None
-
-    def __getitem__(self, index: torch.Tensor) -> torch.Tensor | None:
-        if self.arrays is None:
-            return None
-        if len(self.arrays) == 1:
-            return self.arrays[0][index]
-        part = torch.searchsorted(self.starts, index, right=True) - 1
-        out = torch.empty((len(index), *self.arrays[0].shape[1:]), dtype=self.arrays[0].dtype)
-        for p in part.unique().tolist():
-            which = part == p
-            out[which] = self.arrays[p][index[which] - self.starts[p]]
-        return out

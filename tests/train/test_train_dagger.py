@@ -12,8 +12,9 @@ from card_envs.agents import make_policy
 from card_envs.agents.neural import ActorCritic, NeuralPolicy
 from card_envs.train.ppo import Trainer, main
 import card_envs.train.pretrain
-from card_envs.train.pretrain import (TEACHER_CHUNK, Demonstrations, _Rows, _split, clone, play_student, play_teacher,
-                            student_games)
+from card_envs.train.demonstrations import Rows, SparseRows
+from card_envs.train.pretrain import (TEACHER_CHUNK, Demonstrations, _split, clone, play_student, play_teacher,
+                                      student_games)
 from tests.train.test_train import tiny_args
 
 
@@ -42,7 +43,7 @@ def test_the_students_decisions_are_kept_with_the_teachers_labels(three_piles):
     demos, record = play_student(game, student, teacher, make_policy("random", game), games=10, seed=3)
     assert len(record.results) == 10 and record.decisions == len(demos) > 10 * 5
     # Only the student's decisions are kept (the opponent's are not), each with a real choice.
-    assert {row.tobytes() for row in demos.observations} <= set(student.seen)
+    assert {row.tobytes() for row in demos.observations.toarray()} <= set(student.seen)
     assert (demos.masks.sum(1) > 1).all() and demos.masks[np.arange(len(demos)), demos.actions].all()
     # The label is the teacher's choice (deterministic on 3 Piles); the agreement is the student's with it.
     views, masks, rng = demos.observations.astype(np.float32), demos.masks.astype(np.int8), np.random.default_rng(0)
@@ -69,24 +70,26 @@ def test_the_students_games_are_the_same_whatever_the_number_of_processes(three_
     games, opponents = TEACHER_CHUNK + 6, ("heuristic", "random")
     one, record_one = student_games("three_piles_v0", {}, "heuristic", spec, opponents, games, seed=5)
     two, record_two = student_games("three_piles_v0", {}, "heuristic", spec, opponents, games, seed=5, workers=2)
-    for a, b in zip(one._arrays(), two._arrays()):
+    for a, b in zip(one._arrays(), two._arrays()):  # the sparse arrays made dense (np.asarray)
         assert (a is None and b is None) or np.array_equal(a, b)
     assert record_one == record_two and len(record_one.results) == games
     # Task k plays against opponents[k % 2]: the second (short) task against random.
     seed = int(np.random.SeedSequence([5, 1]).generate_state(1)[0])
     last, last_record = play_student(game, NeuralPolicy(network), make_policy("heuristic", game),
                                      make_policy("random", game), 6, seed)
-    assert np.array_equal(one.observations[-len(last):], last.observations)
+    assert np.array_equal(one.observations.toarray()[-len(last):], last.observations.toarray())
     assert record_one.results[-6:] == last_record.results
 
 
 def test_parts_are_read_as_one_array_without_joining_them():
     rng = np.random.default_rng(0)
-    parts = [rng.random((n, 3)).astype(np.float16) for n in (5, 1, 7)]
+    parts = [(rng.random((n, 3)) * (rng.random((n, 3)) < 0.5)).astype(np.float16) for n in (5, 1, 7)]
     index = torch.from_numpy(rng.permutation(13)[:9])
-    assert np.array_equal(_Rows(parts)[index].numpy(), np.concatenate(parts)[index.numpy()])
-    assert np.array_equal(_Rows(parts[:1])[torch.tensor([4, 0])].numpy(), parts[0][[4, 0]])
-    assert _Rows([None, None])[index] is None
+    for kept in (parts, [SparseRows.from_dense(part) for part in parts]):  # dense arrays or sparse
+        assert np.array_equal(Rows(kept)[index].numpy(), np.concatenate(parts)[index.numpy()])
+        assert np.array_equal(Rows(kept[:1])[torch.tensor([4, 0])].numpy(), parts[0][[4, 0]])
+        assert Rows(kept)[index].dtype == torch.float16
+    assert Rows([None, None])[index] is None
 
 
 def test_each_part_keeps_its_held_out_decisions_when_parts_are_added():
@@ -112,7 +115,7 @@ def test_fitting_parts_makes_the_network_choose_as_the_teacher_on_each(three_pil
     second, _ = play_student(game, NeuralPolicy(network), teacher, make_policy("random", game), games=150, seed=2)
     history = clone(network, [first, second], epochs=5, seed=0)
     assert history[-1]["held_out_agreement"] > 0.45 and history[-1]["imitation"] < history[0]["imitation"]
-    views = second.observations.astype(np.float32)
+    views = second.observations.toarray().astype(np.float32)
     chosen = NeuralPolicy(network).act_batch(views, second.masks, np.random.default_rng(0))
     assert (chosen == second.actions).mean() > 0.45  # the labels of the student's own positions are learned
 

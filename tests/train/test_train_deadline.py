@@ -45,7 +45,7 @@ def finishing(monkeypatch, after_task) -> list:
 
 
 def agreement(network: ActorCritic, game, demos) -> float:
-    chosen = NeuralPolicy(network, greedy=True).act_batch(demos.observations.astype(np.float32), demos.masks,
+    chosen = NeuralPolicy(network, greedy=True).act_batch(demos.observations.toarray().astype(np.float32), demos.masks,
                                                            np.random.default_rng(0))
     return float(np.mean(chosen == demos.actions))
 

@@ -18,7 +18,8 @@ from card_envs.agents import make_policy
 from card_envs.agents.neural import ActorCritic
 from card_envs.train.acting import critic_size
 from card_envs.train.ppo import Trainer, main
-from card_envs.train.pretrain import TEACHER_CHUNK, Demonstrations, _Games, Recorder, clone, discounted_results, play_teacher, teacher_games
+from card_envs.train.demonstrations import Recorder, discounted_results
+from card_envs.train.pretrain import TEACHER_CHUNK, Demonstrations, _Games, clone, play_teacher, teacher_games
 from tests.train.test_train import tiny_args
 
 
@@ -35,7 +36,7 @@ def test_the_teachers_games_are_recorded_with_its_choices_and_results(three_pile
     assert (demos.masks.sum(1) > 1).all()  # forced single-choice decisions are not kept
     assert demos.masks[np.arange(len(demos)), demos.actions].all()
     # The 3 Piles agent is deterministic: the recorded choice is what it answers to the recorded view.
-    again = teacher.act_batch(demos.observations, demos.masks.astype(np.int8), np.random.default_rng(0))
+    again = teacher.act_batch(demos.observations.toarray(), demos.masks.astype(np.int8), np.random.default_rng(0))
     assert (again == demos.actions).all()
     assert set(np.unique(demos.returns)) <= {-1.0, 0.0, 1.0} and (demos.returns != 0).any()
 
@@ -43,9 +44,10 @@ def test_the_teachers_games_are_recorded_with_its_choices_and_results(three_pile
 def test_the_same_seed_records_the_same_games(three_piles):
     game, teacher = three_piles
     a, b = (play_teacher(game, teacher, games=5, seed=9) for _ in range(2))
-    assert len(a) == len(b) and (a.observations == b.observations).all() and (a.actions == b.actions).all()
+    assert len(a) == len(b) and np.array_equal(a.observations.toarray(), b.observations.toarray())
+    assert (a.actions == b.actions).all()
     c = play_teacher(game, teacher, games=5, seed=10)
-    assert len(c) != len(a) or (c.observations != a.observations).any()
+    assert len(c) != len(a) or not np.array_equal(c.observations.toarray(), a.observations.toarray())
 
 
 def test_the_teachers_games_are_the_same_whatever_the_number_of_processes():
@@ -53,14 +55,14 @@ def test_the_teachers_games_are_the_same_whatever_the_number_of_processes():
     one = teacher_games("three_piles_v0", {}, "heuristic", games, seed=4, privileged=True)
     two = teacher_games("three_piles_v0", {}, "heuristic", games, seed=4, workers=2, privileged=True)
     assert len(one) > games * 10
-    for a, b in zip(one._arrays(), two._arrays()):
+    for a, b in zip(one._arrays(), two._arrays()):  # the sparse arrays made dense (np.asarray)
         assert (a is None and b is None) or (a.dtype == b.dtype and np.array_equal(a, b))
     assert one.critic_inputs is not None and one.scores is None  # only what was asked for is kept
     # Task by task, in order: the last task's games are play_teacher's with that task's seed.
     game = card_envs.make_game("three_piles_v0")
     last_seed = int(np.random.SeedSequence([4, 2]).generate_state(1)[0])
     last = play_teacher(game, make_policy("heuristic", game), 5, last_seed)
-    assert np.array_equal(one.observations[-len(last):], last.observations)
+    assert np.array_equal(one.observations.toarray()[-len(last):], last.observations.toarray())
     assert np.array_equal(one.actions[-len(last):], last.actions)
 
 
@@ -97,12 +99,13 @@ def test_a_stopped_pool_of_teachers_leaves_no_process_or_lock_behind():
     assert "leaked" not in run.stderr, run.stderr
 
 
-def test_observations_are_kept_in_half_precision_which_loses_nothing_at_their_scale():
+def test_observations_are_kept_sparse_in_half_precision_which_loses_nothing_at_their_scale():
     # Illimat with every piece: the largest observation; its entries are counts, flags and
-    # fractions, which float16 keeps to within a thousandth of their size.
+    # fractions, which float16 keeps to within a thousandth of their size, and 3% of them are not 0.
     game = card_envs.make_game("illimat_v0", harvest_features=True, play_features=True, threat_features=True)
     demos = play_teacher(game, make_policy("heuristic", game), games=1, seed=0)
-    assert demos.observations.dtype == np.float16 and demos.observations.nbytes == 2 * demos.observations.size
+    assert demos.observations.dtype == np.float16 and demos.observations.shape == (len(demos), 5808)
+    assert demos.observations.nbytes < 2 * 5808 * len(demos) / 10  # a tenth of dense float16's memory, at most
     rng, state, views = np.random.default_rng(0), game.new_state(np.random.default_rng(0)), []
     while not state.is_terminal():
         views.append(state.observation(state.current_player))
@@ -123,10 +126,11 @@ def test_privileged_demonstrations_keep_the_full_state_and_the_deciding_seat(thr
     full = play_teacher(game, teacher, games=4, seed=2, privileged=True)
     assert plain.critic_inputs is None and (full.actions == plain.actions).all()  # the same games
     assert full.critic_inputs.shape == (len(full), critic_size(game, "state"))
-    seat_one_hot = full.critic_inputs[:, -game.num_players:]
+    assert full.critic_inputs.dtype == np.float32
+    seat_one_hot = full.critic_inputs.toarray()[:, -game.num_players:]
     assert (seat_one_hot.sum(1) == 1).all() and len(np.unique(seat_one_hot.argmax(1))) == game.num_players
     # The state part shows both seats' hands, which no observation does.
-    assert not np.array_equal(full.critic_inputs[:, :game.observation_size], full.observations)
+    assert not np.array_equal(full.critic_inputs.toarray()[:, :game.observation_size], full.observations.toarray())
 
 
 def test_a_separate_critic_is_fitted_to_the_results_and_needs_its_inputs(three_piles):
@@ -144,33 +148,34 @@ def test_a_separate_critic_is_fitted_to_the_results_and_needs_its_inputs(three_p
         clone(network, without, epochs=1, seed=0)
 
 
-def test_the_recorder_keeps_finished_games_in_order_and_frees_each_chunk_once_copied(monkeypatch):
-    monkeypatch.setattr("card_envs.train.pretrain.CHUNK_BYTES", 1)  # a chunk per step: two games a step
+def test_the_recorder_keeps_finished_games_in_order_and_lets_go_of_each_step_once_copied():
     recorder = Recorder(games_per_step=2, observation_size=3, num_actions=2, critic_size=4)
     for step in range(3):  # game A (rows 0, 2, 4) in slot 0, game B (rows 1, 3, 5) in slot 1
         actions = np.array([10 * step, 10 * step + 1])
         first = recorder.add(np.repeat(actions[:, None], 3, 1).astype(np.float32), np.eye(2, dtype=bool),
                              actions, np.full((2, 4), step, np.float32))
         assert first == 2 * step
-    assert recorder.chunk_rows == 2 and len(recorder.chunks) == 3
+    assert len(recorder.steps) == 3
     recorder.keep([0, 2, 4], [0, 1, 0], np.array([1.0, -1.0]), gamma=0.5)  # game A ends; B is dropped
     out = recorder.demonstrations()
-    assert recorder.chunks == [] and recorder.kept == []  # each chunk released once copied
-    assert out.actions.tolist() == [0, 10, 20] and out.observations[:, 2].tolist() == [0, 10, 20]
+    assert not recorder.steps and not recorder.kept  # each step released once copied
+    assert out.actions.tolist() == [0, 10, 20] and out.observations.toarray()[:, 2].tolist() == [0, 10, 20]
     assert out.masks.tolist() == [[True, False]] * 3 and out.returns.tolist() == [0.5, -1.0, 1.0]
-    assert out.critic_inputs[:, 0].tolist() == [0, 1, 2]
+    assert out.critic_inputs.toarray()[:, 0].tolist() == [0, 1, 2]
     empty = Recorder(2, 3, 2, None).demonstrations()
     assert len(empty) == 0 and empty.critic_inputs is None
 
 
-def test_recording_peaks_near_one_copy_of_the_decisions():
-    # Illimat's observations are large (2,112 floats with the harvest pieces): 40 games are about
-    # 75 MB of decisions; per-game arrays freed into the heap used to hold 2.2 times that.
+def test_recording_holds_a_fraction_of_the_decisions_dense_size():
+    # Illimat's observations are large (2,112 floats with the harvest pieces) and mostly zeros:
+    # 40 games are about 35 MB of decisions kept dense in float16, 3 MB sparse.
     game = card_envs.make_game("illimat_v0", harvest_features=True)
     before = _resident_bytes()
     demos = play_teacher(game, make_policy("heuristic", game), games=40, seed=0)
     data = demos.observations.nbytes + demos.masks.nbytes
-    assert _resident_bytes() - before < 1.5 * data + 30e6, (before, _resident_bytes(), data)
+    dense = 2 * demos.observations.shape[0] * demos.observations.shape[1] + demos.masks.nbytes
+    assert data < dense / 5
+    assert _resident_bytes() - before < 1.5 * data + 30e6, (before, _resident_bytes(), data, dense)
 
 
 def _resident_bytes() -> int:
