@@ -20,6 +20,8 @@ groups by their lowest item).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -37,77 +39,93 @@ def bit(i):
 
 
 @njit(cache=True)
+def _sort(a, lo, hi):
+    """a[lo:hi] ascending, in place: by insertion when short (numba's sort costs more there)."""
+    if hi - lo > 32:
+        a[lo:hi].sort()
+        return
+    for j in range(lo + 1, hi):
+        x = a[j]
+        i = j - 1
+        while i >= lo and a[i] > x:
+            a[i + 1] = a[i]
+            i -= 1
+        a[i + 1] = x
+
+
+@njit(cache=True)
+def _grown(a, cap):
+    out = np.empty(cap, a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@njit(cache=True)
 def plain_groups_by_total(codes, n, most, budget):
     """groups.plain_groups_by_total(codes[:n], most, budget): (masks, start), the groups of total
     t ascending in masks[start[t]:start[t + 1]] (t = 0: the empty group)."""
-    least = np.empty(n, np.int64)
-    index = np.empty(n, np.int64)
+    p_least = np.empty(n, np.int64)  # the plain items sorted by (value, a Fool as 1; index)
+    p_index = np.empty(n, np.int64)
     m = 0
-    for i in range(n):
-        if codes[i] < MULTIPLE_CODE:
-            least[m] = max(codes[i], 1)  # a Fool as 1
-            index[m] = i
-            m += 1
-    order = np.argsort(least[:m], kind="mergesort")  # by (least, i): i ascends already
-    p_least = least[:m][order]
-    p_index = index[:m][order]
-    cap = budget + 2 * m + 2  # a level may overrun the budget by one entry's growth (2 per item)
-    f_total = np.empty(cap, np.int64)
-    f_mask = np.empty(cap, np.uint64)
-    f_start = np.empty(cap, np.int64)
-    g_total = np.empty(cap, np.int64)
-    g_mask = np.empty(cap, np.uint64)
-    g_start = np.empty(cap, np.int64)
-    all_total = np.empty(cap + 1, np.int64)  # every group found, in the order found
-    all_mask = np.empty(cap + 1, np.uint64)
-    all_total[0], all_mask[0] = 0, U0
+    for v in range(1, MAX_SINGLE + 1):
+        for i in range(n):
+            if codes[i] < MULTIPLE_CODE and max(codes[i], 1) == v:
+                p_least[m] = v
+                p_index[m] = i
+                m += 1
+    # every group found, in the order found: level by level, each level's groups the frontier of
+    # the next (the reference's `grown`)
+    cap = 64
+    all_total = np.empty(cap, np.int64)
+    all_mask = np.empty(cap, np.uint64)
+    all_start = np.empty(cap, np.int64)  # the next item of the sorted plain items that may join
+    all_total[0], all_mask[0], all_start[0] = 0, U0, 0
     found = 1
-    f_total[0], f_mask[0], f_start[0] = 0, U0, 0
-    frontier = 1
-    while frontier > 0 and budget > 0:
+    level, level_end = 0, 1  # the frontier: all_*[level:level_end]
+    while level_end > level and budget > 0:
         grown = 0
-        for e in range(frontier):
+        for e in range(level, level_end):
             if grown >= budget:
                 break
-            total, mask = f_total[e], f_mask[e]
-            for k in range(f_start[e], m):
+            total, mask = all_total[e], all_mask[e]
+            for k in range(all_start[e], m):
                 lv, i = p_least[k], p_index[k]
                 if total + lv > most:
                     break  # ascending: no later item fits either
                 for w in range(2 if codes[i] == 0 else 1):
                     value = lv if w == 0 else 14
                     if total + value <= most:
-                        g = mask | bit(i)
-                        all_total[found], all_mask[found] = total + value, g
+                        if found == cap:
+                            cap *= 2
+                            all_total = _grown(all_total, cap)
+                            all_mask = _grown(all_mask, cap)
+                            all_start = _grown(all_start, cap)
+                        all_total[found], all_mask[found], all_start[found] = total + value, mask | bit(i), k + 1
                         found += 1
-                        g_total[grown], g_mask[grown], g_start[grown] = total + value, g, k + 1
                         grown += 1
         budget -= grown
-        f_total, g_total = g_total, f_total
-        f_mask, g_mask = g_mask, f_mask
-        f_start, g_start = g_start, f_start
-        frontier = grown
+        level, level_end = level_end, found
     # per total, sorted and without repeats (the reference's sets)
     start = np.zeros(most + 2, np.int64)
     for j in range(found):
         start[all_total[j] + 1] += 1
     for t in range(most + 1):
         start[t + 1] += start[t]
-    fill = start[:most + 1].copy()
-    masks = np.empty(found, np.uint64)
+    fill = all_start  # scratch now: where the next group of each total goes
+    fill[:most + 1] = start[:most + 1]
+    out = np.empty(found, np.uint64)
     for j in range(found):
         t = all_total[j]
-        masks[fill[t]] = all_mask[j]
+        out[fill[t]] = all_mask[j]
         fill[t] += 1
-    out = np.empty(found, np.uint64)
     out_start = np.zeros(most + 2, np.int64)
     k = 0
     for t in range(most + 1):
         out_start[t] = k
-        seg = np.sort(masks[start[t]:start[t + 1]])
-        for j in range(seg.shape[0]):
-            if j == 0 or seg[j] != seg[j - 1]:
-                out[k] = seg[j]
+        _sort(out, start[t], start[t + 1])
+        for j in range(start[t], start[t + 1]):
+            if j == start[t] or out[j] != out[j - 1]:
+                out[k] = out[j]
                 k += 1
     out_start[most + 1] = k
     return out[:k], out_start
@@ -123,21 +141,32 @@ def group_weight(g, weights, n_bits):
     return total
 
 
+Work = namedtuple("Work", "groups gw count by_bit lowest f_bit f_used f_total f_next")
+
+
 @njit(cache=True)
-def heaviest_groups(target, codes, n, weights, active, by_total, by_start):
+def work(by_start, n):
+    """Scratch arrays for the searches of one field (`heaviest_groups`), sized by its
+    `plain_groups_by_total` (by_start) and its n items."""
+    most = 0
+    for t in range(by_start.shape[0] - 1):
+        most = max(most, by_start[t + 1] - by_start[t])
+    cap = 2 * most + n + 1  # the target's groups, the active card's, the multiple stockpiles
+    bits = n + 2
+    return Work(np.empty(cap, np.uint64), np.empty(cap, np.float64), np.empty(bits + 1, np.int64),
+                np.empty(cap * (MAX_SINGLE + 1), np.int64), np.empty(MAX_BITS, np.int64),
+                np.empty(bits, np.int64), np.empty(bits, np.uint64), np.empty(bits, np.float64),
+                np.empty(bits, np.int64))
+
+
+@njit(cache=True)
+def heaviest_groups(target, codes, n, weights, active, by_total, by_start, w):
     """groups.heaviest_groups for a target of at most 14 (every target the pieces ask): the
     heaviest union of disjoint groups totalling `target` among the items codes[:n] (weights[:n]),
     plus the active card (weights[n], bit n) when `active` > 0, which must then be in it:
     (weight, mask), (0.0, 0) when there is no group. by_total, by_start: the field's
-    `plain_groups_by_total`."""
-    size = by_start[target + 1] - by_start[target]
-    with_active = active > 0 and active <= target
-    if with_active:
-        size += by_start[target - active + 1] - by_start[target - active]
-    for i in range(n):
-        if codes[i] == MULTIPLE_CODE + target:
-            size += 1
-    groups = np.empty(size, np.uint64)
+    `plain_groups_by_total`; w: scratch (`work`)."""
+    groups = w.groups
     k = 0
     for i in range(n):
         if codes[i] == MULTIPLE_CODE + target:  # whole, alone
@@ -147,20 +176,20 @@ def heaviest_groups(target, codes, n, weights, active, by_total, by_start):
         groups[k] = by_total[j]
         k += 1
     n_active = 0
-    if with_active:
+    if active > 0 and active <= target:
         for j in range(by_start[target - active], by_start[target - active + 1]):
             groups[k] = by_total[j] | bit(n)
             k += 1
             n_active += 1
     if (n_active == 0) if active > 0 else (k == 0):
         return 0.0, U0
-    groups.sort()
+    _sort(groups, 0, k)
     n_bits = n + (1 if active > 0 else 0)
-    return heaviest_packing(groups, weights, bit(n) if active > 0 else U0, n_bits, PACKING_BUDGET)
+    return heaviest_packing(groups[:k], weights, bit(n) if active > 0 else U0, n_bits, PACKING_BUDGET, w)
 
 
 @njit(cache=True)
-def heaviest_packing(groups, weights, required, n_bits, budget):
+def heaviest_packing(groups, weights, required, n_bits, budget, w):
     """groups.heaviest_packing of the groups (ascending, distinct): (weight, mask), (-1e9, 0)
     when no union was found."""
     union = U0
@@ -173,24 +202,30 @@ def heaviest_packing(groups, weights, required, n_bits, budget):
     if disjoint and union & required == required and n_bits < budget:
         low = np.min(weights[:n_bits]) if n_bits > 0 else 0.0
         if low >= 0.0:
-            lowest = np.empty(groups.shape[0], np.uint64)
+            # summed by their lowest bits (distinct: the groups are disjoint)
+            at = w.lowest
+            at[:n_bits] = -1
             for j in range(groups.shape[0]):
-                lowest[j] = groups[j] & (~groups[j] + U1)  # g & -g
+                for i in range(n_bits):
+                    if (groups[j] >> np.uint64(i)) & U1:
+                        at[i] = j
+                        break
             total = 0.0
-            for j in np.argsort(lowest):
-                total += group_weight(groups[j], weights, n_bits)
+            for i in range(n_bits):
+                if at[i] >= 0:
+                    total += group_weight(groups[at[i]], weights, n_bits)
             return total, union
-    return searched_packing(groups, weights, required, n_bits, budget)
+    return searched_packing(groups, weights, required, n_bits, budget, w)
 
 
 @njit(cache=True)
-def searched_packing(groups, weights, required, n_bits, budget):
+def searched_packing(groups, weights, required, n_bits, budget, w):
     """groups.searched_packing: bit by bit, each group holding the lowest bit not yet covered, or
     none where that bit is not required; the first `budget` nodes of the reference's recursion,
     in its order."""
     G = groups.shape[0]
-    gw = np.empty(G, np.float64)
-    count = np.zeros(n_bits + 1, np.int64)
+    gw, count, by_bit = w.gw, w.count, w.by_bit
+    count[:n_bits + 1] = 0
     for j in range(G):
         gw[j] = group_weight(groups[j], weights, n_bits)
         for i in range(n_bits):
@@ -198,8 +233,8 @@ def searched_packing(groups, weights, required, n_bits, budget):
                 count[i + 1] += 1
     for i in range(n_bits):
         count[i + 1] += count[i]
-    by_bit = np.empty(count[n_bits], np.int64)  # per bit, the groups holding it, ascending
-    fill = count[:n_bits].copy()
+    fill = w.lowest  # per bit, the groups holding it, ascending, into by_bit
+    fill[:n_bits] = count[:n_bits]
     for j in range(G):
         for i in range(n_bits):
             if (groups[j] >> np.uint64(i)) & U1:
@@ -207,11 +242,8 @@ def searched_packing(groups, weights, required, n_bits, budget):
                 fill[i] += 1
     best, best_mask = -1e9, U0
     # frames of the recursion: its bit (past the covered ones), used, total, the next group
-    # to try (count[bit + 1] - count[bit] + 1 once the groups are done: the skip tried)
-    f_bit = np.empty(n_bits + 2, np.int64)
-    f_used = np.empty(n_bits + 2, np.uint64)
-    f_total = np.empty(n_bits + 2, np.float64)
-    f_next = np.empty(n_bits + 2, np.int64)
+    # to try (count[bit + 1] + 1 once the groups are done and the skip tried)
+    f_bit, f_used, f_total, f_next = w.f_bit, w.f_used, w.f_total, w.f_next
     depth = 0
     nodes = budget
     # the call rec(0, 0, 0.0)

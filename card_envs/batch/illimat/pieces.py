@@ -3,9 +3,10 @@
 (`card_envs.games.illimat.play_features`), bit for bit as the reference computes them.
 
 `harvest_pieces(s, t, seat, memo, out)` writes out[b] = `harvest_features(state, seat[b],
-HARVEST_VALUES, board)` (float32[632]) and `play_pieces(s, t, seat, out)` writes out[b] =
+HARVEST_VALUES, board)` (float32[632]), `play_pieces(s, t, seat, memo, out)` writes out[b] =
 `play_features(state, seat[b], unseen, board)` (float32[2904]), `unseen` being the cards of
-seat[b]'s ``unseen`` row of the feature store. The reference caches its field tables (lru_cache)
+seat[b]'s ``unseen`` row of the feature store, and `both_pieces(s, t, seat, memo, h_out, p_out)`
+writes both, searching each field's groups once for the two. The reference caches its field tables (lru_cache)
 for speed only; these kernels compute every field from scratch, with the group searches of
 `card_envs.batch.illimat.groups` and the exact cover of `cover.covers` (memo: the engine's
 `cover.new_memo()`). Both return the number of fields they refused: a field of 65 items (every
@@ -15,12 +16,14 @@ its row is left as far as written, and the caller should raise.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.cover import NUM_KINDS, covers, field_items, field_sums
-from card_envs.batch.illimat.kernels import FOOL_A, L_HAND, L_PILE, O_UNSEEN, RANK_A, SUIT_A, season
+from card_envs.batch.illimat.kernels import FOOL_A, L_HAND, L_LOOSE, L_PILE, O_UNSEEN, RANK_A, SUIT_A, season
 from card_envs.batch.illimat.play import harvest_allowed
 from card_envs.batch.numba_borrow import borrowed
 from card_envs.games.illimat.cards import AUTUMN, NO_LUMINARY, NUM_CARDS, NUM_FIELDS, SPRING, SUMMER, WINTER
@@ -44,107 +47,98 @@ ACTIVE_A = RANK_A.copy()  # an active (stockpiled) Fool counts 1
 assert HARVEST_SIZE == HAND_CLEARS_AT + NUM_FIELDS * NUM_CARDS and PLAY_SIZE == MOVE_AT + ROWS * NUM_FIELDS
 
 
+Field = namedtuple("Field", "keys codes cards weight summer winter fools plain nothing count_weight hand")
+
+
 @njit(cache=True)
-def _field(s, b, f, keys, codes, cards, weight, summer, winter, fools):
+def _scratch():
+    """The per-field arrays the kernels fill (`_field`): allocated once per kernel call."""
+    i8 = np.int64
+    return Field(np.empty(NUM_CARDS, i8), np.empty(NUM_CARDS, i8), np.empty(NUM_CARDS, i8),
+                 np.empty(NUM_CARDS + 1, np.float64), np.empty(NUM_CARDS, i8), np.empty(NUM_CARDS, i8),
+                 np.empty(NUM_CARDS, i8), np.zeros(NUM_KINDS, i8), np.zeros(NUM_KINDS, i8),
+                 np.empty(NUM_CARDS + 1, np.float64), np.empty(NUM_CARDS, i8))
+
+
+@njit(cache=True)
+def _field(s, b, f, x):
     """Field f's items in key order (codes as `groups` reads them) and, per item, its cards and
-    what `play_features` reads of them: the sum of their CARD_WEIGHTs (in card order, as the
-    reference's sum), Summer, Winter cards and Fools; the number of items."""
-    n = field_items(s, b, f, keys, codes)
+    what the pieces read of them: its cards as weights (`harvest_features`), the sum of their
+    CARD_WEIGHTs in card order as the reference's sum (`play_features`), its Summer, Winter cards
+    and Fools; the value counts of the plain items; the number of items."""
+    n = field_items(s, b, f, x.keys, x.codes)
     at = np.full(NUM_CARDS, -1, np.int64)
+    x.plain[:] = 0
     for i in range(n):
-        at[keys[i]] = i
-        cards[i], weight[i], summer[i], winter[i], fools[i] = 0, 0.0, 0, 0, 0
+        at[x.keys[i]] = i
+        x.cards[i], x.weight[i], x.summer[i], x.winter[i], x.fools[i] = 0, 0.0, 0, 0, 0
+        if x.codes[i] < G.MULTIPLE_CODE:
+            x.plain[x.codes[i]] += 1
     for c in range(NUM_CARDS):  # a loose card is its own key; a stockpile's cards, ascending
         where = s.loc[b, c]
-        if where == 6 + f:  # L_LOOSE + f
+        if where == L_LOOSE + f:
             i = at[c]
         elif where == L_PILE + f:
             i = at[s.pile_key[b, c]]
         else:
             continue
-        cards[i] += 1
-        weight[i] += CARD_WEIGHT_A[c]
-        summer[i] += SUIT_A[c] == SUMMER
-        winter[i] += SUIT_A[c] == WINTER
-        fools[i] += FOOL_A[c]
+        x.cards[i] += 1
+        x.weight[i] += CARD_WEIGHT_A[c]
+        x.summer[i] += SUIT_A[c] == SUMMER
+        x.winter[i] += SUIT_A[c] == WINTER
+        x.fools[i] += FOOL_A[c]
+    for i in range(n):
+        x.count_weight[i] = x.cards[i]
     return n
 
 
 @njit(cache=True)
-def _harvest_row(s, t, b, p, memo, out):
-    refused = 0
-    out[:] = 0
-    keys = np.empty(NUM_CARDS, np.int64)
-    codes = np.empty(NUM_CARDS, np.int64)
-    cards = np.empty(NUM_CARDS, np.int64)
-    weight = np.empty(NUM_CARDS + 1, np.float64)
-    summer = np.empty(NUM_CARDS, np.int64)
-    winter = np.empty(NUM_CARDS, np.int64)
-    fools = np.empty(NUM_CARDS, np.int64)
-    plain = np.zeros(NUM_KINDS, np.int64)
-    nothing = np.zeros(NUM_KINDS, np.int64)
-    taken = np.zeros(MAX_VALUE + 1, np.int64)
-    empties = np.zeros(MAX_VALUE + 1, np.bool_)
-    for f in range(NUM_FIELDS):
-        n = _field(s, b, f, keys, codes, cards, weight, summer, winter, fools)
-        if n > G.MAX_BITS:
-            refused += 1
-            continue
-        reach, multi = field_sums(s, t, b, f)
-        reachable = reach | multi
-        plain[:] = 0
-        total = 0
-        for i in range(n):
-            weight[i] = cards[i]  # harvest_features weighs an item by its cards
-            total += cards[i]
-            if codes[i] < G.MULTIPLE_CODE:
-                plain[codes[i]] += 1
-        searched = False
-        by_total = np.empty(0, np.uint64)
-        by_start = np.zeros(MAX_VALUE + 2, np.int64)
-        for v in range(1, MAX_VALUE + 1):
-            taken[v], empties[v] = 0, False
-            if not (reachable >> np.uint64(v)) & G.U1:
-                continue
-            clears = n > 0
-            for i in range(n):
-                if codes[i] >= G.MULTIPLE_CODE and codes[i] - G.MULTIPLE_CODE != v:
-                    clears = False
-            if clears:
-                clears = covers(v, plain, nothing, memo)
-            if clears:
-                taken[v] = total
-            else:
-                if not searched:
-                    by_total, by_start = G.plain_groups_by_total(codes, n, G.MAX_SINGLE, G.GROUPS_BUDGET)
-                    searched = True
-                gain, _ = G.heaviest_groups(v, codes, n, weight, 0, by_total, by_start)
-                taken[v] = max(0, int(gain))
-            empties[v] = clears
-            out[CARDS_AT + f * MAX_VALUE + v - 1] = np.float32(taken[v]) / CARDS_SCALE
-            out[CLEARS_AT + f * MAX_VALUE + v - 1] = 1.0 if clears else 0.0
-        if not harvest_allowed(s, b, f):
-            continue
-        for c in range(NUM_CARDS):
-            if s.loc[b, c] != L_HAND + p:
-                continue
-            if FOOL_A[c]:
-                most, clear = max(taken[1], taken[14]), empties[1] or empties[14]
-            else:
-                most, clear = taken[RANK_A[c]], empties[RANK_A[c]]
-            out[HAND_AT + f * NUM_CARDS + c] = np.float32(most) / CARDS_SCALE
-            out[HAND_CLEARS_AT + f * NUM_CARDS + c] = 1.0 if clear else 0.0
-    return refused
+def _hand(s, b, p, hand):
+    h = 0
+    for c in range(NUM_CARDS):
+        if s.loc[b, c] == L_HAND + p:
+            hand[h] = c
+            h += 1
+    return h
 
 
 @njit(cache=True)
-def harvest_pieces(s, t, seat, memo, out):
-    """out[b] = `harvest_features(state b, seat[b], HARVEST_VALUES, board)`; the fields refused."""
-    s = borrowed(s)
-    refused = 0
-    for b in range(out.shape[0]):
-        refused += _harvest_row(s, t, b, seat[b], memo, out[b])
-    return refused
+def _harvest_field(s, t, b, f, n, x, h, by_total, by_start, w, memo, out):
+    """harvest_features' entries of field f (`field_table` and the hand rows); out zeroed."""
+    reach, multi = field_sums(s, t, b, f)
+    reachable = reach | multi
+    total = 0
+    for i in range(n):
+        total += x.cards[i]
+    taken = np.zeros(MAX_VALUE + 1, np.int64)
+    empties = np.zeros(MAX_VALUE + 1, np.bool_)
+    for v in range(1, MAX_VALUE + 1):
+        if not (reachable >> np.uint64(v)) & G.U1:
+            continue
+        clears = n > 0
+        for i in range(n):
+            if x.codes[i] >= G.MULTIPLE_CODE and x.codes[i] - G.MULTIPLE_CODE != v:
+                clears = False
+        if clears:
+            clears = covers(v, x.plain, x.nothing, memo)
+        if clears:
+            taken[v] = total
+        else:
+            gain, _ = G.heaviest_groups(v, x.codes, n, x.count_weight, 0, by_total, by_start, w)
+            taken[v] = max(0, int(gain))
+        empties[v] = clears
+        out[CARDS_AT + f * MAX_VALUE + v - 1] = np.float32(taken[v]) / CARDS_SCALE
+        out[CLEARS_AT + f * MAX_VALUE + v - 1] = 1.0 if clears else 0.0
+    if not harvest_allowed(s, b, f):
+        return
+    for k in range(h):
+        c = x.hand[k]
+        if FOOL_A[c]:
+            most, clear = max(taken[1], taken[14]), empties[1] or empties[14]
+        else:
+            most, clear = taken[RANK_A[c]], empties[RANK_A[c]]
+        out[HAND_AT + f * NUM_CARDS + c] = np.float32(most) / CARDS_SCALE
+        out[HAND_CLEARS_AT + f * NUM_CARDS + c] = 1.0 if clear else 0.0
 
 
 @njit(cache=True)
@@ -154,126 +148,152 @@ def _put(out, r, f, c, value):
 
 
 @njit(cache=True)
-def _play_row(s, t, b, p, out):
-    refused = 0
-    out[:] = 0
-    hand = np.empty(NUM_CARDS, np.int64)
-    h = 0
-    for c in range(NUM_CARDS):
-        if s.loc[b, c] == L_HAND + p:
-            hand[h] = c
-            h += 1
-    if h == 0:
-        return 0
-    unseen = 0
+def _play_field(s, t, b, p, f, n, x, h, by_total, by_start, w, out):
+    """play_features' rows of field f (`field_plays`, scaled); out zeroed, h > 0 hand cards."""
+    sn = season(s, b, f)
+    for k in range(h):
+        _put(out, R_SOW, f, x.hand[k], 1.0 if sn != AUTUMN else 0.0)
+    if n == 0:
+        return
+    if harvest_allowed(s, b, f):
+        reach, multi = field_sums(s, t, b, f)
+        reachable = reach | multi
+        full = ~G.U0 if n == 64 else G.bit(n) - G.U1
+        lum = s.lum[b, f] != NO_LUMINARY
+        up, down = lum and s.lum_up[b, f], lum and not s.lum_up[b, f]
+        okus = s.okus_left[b] > 0
+        gains = np.zeros(MAX_VALUE + 1, np.float64)
+        masks = np.zeros(MAX_VALUE + 1, np.uint64)
+        for v in range(1, MAX_VALUE + 1):
+            if (reachable >> np.uint64(v)) & G.U1:
+                gains[v], masks[v] = G.heaviest_groups(v, x.codes, n, x.weight, 0, by_total, by_start, w)
+        for k in range(h):
+            c = x.hand[k]
+            v = 0  # the heaviest of the card's values (the first of equals, as max)
+            if FOOL_A[c]:
+                if masks[1]:
+                    v = 1
+                if masks[14] and (v == 0 or gains[14] > gains[1]):
+                    v = 14
+            elif masks[RANK_A[c]]:
+                v = RANK_A[c]
+            if v == 0:
+                continue
+            mask = masks[v]
+            n_cards = n_summer = n_winter = n_fools = 0
+            for i in range(n):
+                if (mask >> np.uint64(i)) & G.U1:
+                    n_cards += x.cards[i]
+                    n_summer += x.summer[i]
+                    n_winter += x.winter[i]
+                    n_fools += x.fools[i]
+            clears = mask == full
+            _put(out, 0, f, c, n_cards)
+            _put(out, 1, f, c, n_summer)
+            _put(out, 2, f, c, n_winter)
+            _put(out, 3, f, c, n_fools)
+            _put(out, R_CLEARS, f, c, 1.0 if clears else 0.0)
+            _put(out, R_CLEARS + 1, f, c, 1.0 if clears and okus else 0.0)
+            _put(out, R_CLEARS + 2, f, c, 1.0 if clears and up else 0.0)
+            _put(out, R_CLEARS + 3, f, c, 1.0 if clears and down else 0.0)
+    if sn == SPRING:
+        return
     unseen_at = t.off[O_UNSEEN] + p * NUM_CARDS
+    unseen = 0
     for c in range(NUM_CARDS):
         if s.feat[b, unseen_at + c] != 0:
             unseen += 1
-    keys = np.empty(NUM_CARDS, np.int64)
-    codes = np.empty(NUM_CARDS, np.int64)
-    cards = np.empty(NUM_CARDS, np.int64)
-    weight = np.empty(NUM_CARDS + 1, np.float64)
-    summer = np.empty(NUM_CARDS, np.int64)
-    winter = np.empty(NUM_CARDS, np.int64)
-    fools = np.empty(NUM_CARDS, np.int64)
-    gains = np.zeros(MAX_VALUE + 1, np.float64)
-    masks = np.zeros(MAX_VALUE + 1, np.uint64)
-    okus = s.okus_left[b] > 0
+    active_bit = G.bit(n)  # n <= 63 here: a stockpile's value comes from a second hand card
+    for k in range(h):
+        c = x.hand[k]
+        values = 0  # bit T: another hand card's passive value
+        for k2 in range(h):
+            if k2 != k:
+                values |= 1 << PASSIVE_A[x.hand[k2]]
+        if values == 0:
+            continue
+        x.weight[n] = CARD_WEIGHT_A[c]
+        best_gain, best_cards, best_T = 0.0, 0, 0
+        for T in range(1, MAX_VALUE + 1):
+            if not (values >> T) & 1:
+                continue
+            gain, mask = G.heaviest_groups(T, x.codes, n, x.weight, ACTIVE_A[c], by_total, by_start, w)
+            if mask & ~active_bit and gain > best_gain:
+                n_cards = 1
+                for i in range(n):
+                    if (mask >> np.uint64(i)) & G.U1:
+                        n_cards += x.cards[i]
+                best_gain, best_cards, best_T = gain, n_cards, T
+        if best_cards:
+            _put(out, R_STOCK, f, c, best_cards)
+            stealers = 0
+            for y in range(NUM_CARDS):
+                if s.feat[b, unseen_at + y] != 0 and (
+                        RANK_A[y] == best_T or FOOL_A[y] and (best_T == 1 or best_T == 14)):
+                    stealers += 1
+            _put(out, R_RISK, f, c, stealers / max(1, unseen))
+
+
+@njit(cache=True)
+def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
+    """Seat p's pieces of game b (those asked) into h_out, p_out; the fields refused."""
+    refused = 0
+    if harvest:
+        h_out[:] = 0
+    if play:
+        p_out[:] = 0
+    h = _hand(s, b, p, x.hand)
+    play = play and h > 0
     for f in range(NUM_FIELDS):
-        n = _field(s, b, f, keys, codes, cards, weight, summer, winter, fools)
+        n = _field(s, b, f, x)
         if n > G.MAX_BITS:
             refused += 1
             continue
-        sn = season(s, b, f)
-        for k in range(h):
-            _put(out, R_SOW, f, hand[k], 1.0 if sn != AUTUMN else 0.0)
-        if n == 0:
-            continue
-        by_total, by_start = G.plain_groups_by_total(codes, n, G.MAX_SINGLE, G.GROUPS_BUDGET)
-        if harvest_allowed(s, b, f):
-            reach, multi = field_sums(s, t, b, f)
-            reachable = reach | multi
-            full = ~G.U0 if n == 64 else G.bit(n) - G.U1
-            lum = s.lum[b, f] != NO_LUMINARY
-            up, down = lum and s.lum_up[b, f], lum and not s.lum_up[b, f]
-            for v in range(1, MAX_VALUE + 1):
-                masks[v] = G.U0
-                if (reachable >> np.uint64(v)) & G.U1:
-                    gains[v], masks[v] = G.heaviest_groups(v, codes, n, weight, 0, by_total, by_start)
-            for k in range(h):
-                c = hand[k]
-                v = 0  # the heaviest of the card's values (the first of equals: max)
-                if FOOL_A[c]:
-                    if masks[1]:
-                        v = 1
-                    if masks[14] and (v == 0 or gains[14] > gains[1]):
-                        v = 14
-                elif masks[RANK_A[c]]:
-                    v = RANK_A[c]
-                if v == 0:
-                    continue
-                mask = masks[v]
-                n_cards = n_summer = n_winter = n_fools = 0
-                for i in range(n):
-                    if (mask >> np.uint64(i)) & G.U1:
-                        n_cards += cards[i]
-                        n_summer += summer[i]
-                        n_winter += winter[i]
-                        n_fools += fools[i]
-                clears = mask == full
-                _put(out, 0, f, c, n_cards)
-                _put(out, 1, f, c, n_summer)
-                _put(out, 2, f, c, n_winter)
-                _put(out, 3, f, c, n_fools)
-                _put(out, R_CLEARS, f, c, 1.0 if clears else 0.0)
-                _put(out, R_CLEARS + 1, f, c, 1.0 if clears and okus else 0.0)
-                _put(out, R_CLEARS + 2, f, c, 1.0 if clears and up else 0.0)
-                _put(out, R_CLEARS + 3, f, c, 1.0 if clears and down else 0.0)
-        if sn == SPRING:
-            continue
-        active_bit = G.bit(n)  # n <= 63 here: a stockpile's value comes from a second hand card
-        for k in range(h):
-            c = hand[k]
-            values = 0  # bit T: another hand card's passive value
-            for k2 in range(h):
-                if k2 != k:
-                    values |= 1 << PASSIVE_A[hand[k2]]
-            if values == 0:
-                continue
-            weight[n] = CARD_WEIGHT_A[c]
-            best_gain, best_cards, best_T = 0.0, 0, 0
-            for T in range(1, MAX_VALUE + 1):
-                if not (values >> T) & 1:
-                    continue
-                gain, mask = G.heaviest_groups(T, codes, n, weight, ACTIVE_A[c], by_total, by_start)
-                if mask & ~active_bit and gain > best_gain:
-                    n_cards = 1
-                    for i in range(n):
-                        if (mask >> np.uint64(i)) & G.U1:
-                            n_cards += cards[i]
-                    best_gain, best_cards, best_T = gain, n_cards, T
-            if best_cards:
-                _put(out, R_STOCK, f, c, best_cards)
-                stealers = 0
-                for x in range(NUM_CARDS):
-                    if s.feat[b, unseen_at + x] != 0 and (
-                            RANK_A[x] == best_T or FOOL_A[x] and (best_T == 1 or best_T == 14)):
-                        stealers += 1
-                _put(out, R_RISK, f, c, stealers / max(1, unseen))
-    m = s.m_card[b]
-    if s.cur[b] == p and m >= 0 and s.loc[b, m] == L_HAND + p:
-        for r in range(ROWS):
-            for f in range(NUM_FIELDS):
-                out[MOVE_AT + r * NUM_FIELDS + f] = out[(r * NUM_FIELDS + f) * NUM_CARDS + m]
+        # the field's groups, searched once for both pieces where either asks (the reference's cache)
+        by_total, by_start = G.plain_groups_by_total(x.codes, n, G.MAX_SINGLE, G.GROUPS_BUDGET)
+        w = G.work(by_start, n)
+        if harvest:
+            _harvest_field(s, t, b, f, n, x, h, by_total, by_start, w, memo, h_out)
+        if play:
+            _play_field(s, t, b, p, f, n, x, h, by_total, by_start, w, p_out)
+    if play:
+        m = s.m_card[b]
+        if s.cur[b] == p and m >= 0 and s.loc[b, m] == L_HAND + p:
+            for r in range(ROWS):
+                for f in range(NUM_FIELDS):
+                    p_out[MOVE_AT + r * NUM_FIELDS + f] = p_out[(r * NUM_FIELDS + f) * NUM_CARDS + m]
     return refused
 
 
 @njit(cache=True)
-def play_pieces(s, t, seat, out):
-    """out[b] = `play_features(state b, seat[b], unseen, board)`; the fields refused."""
+def harvest_pieces(s, t, seat, memo, out):
+    """out[b] = `harvest_features(state b, seat[b], HARVEST_VALUES, board)`; the fields refused."""
     s = borrowed(s)
+    x = _scratch()
     refused = 0
     for b in range(out.shape[0]):
-        refused += _play_row(s, t, b, seat[b], out[b])
+        refused += _row(s, t, b, seat[b], memo, x, True, False, out[b], out[b])
+    return refused
+
+
+@njit(cache=True)
+def play_pieces(s, t, seat, memo, out):
+    """out[b] = `play_features(state b, seat[b], unseen, board)`; the fields refused (memo: unused,
+    the signature of the others)."""
+    s = borrowed(s)
+    x = _scratch()
+    refused = 0
+    for b in range(out.shape[0]):
+        refused += _row(s, t, b, seat[b], memo, x, False, True, out[b], out[b])
+    return refused
+
+
+@njit(cache=True)
+def both_pieces(s, t, seat, memo, h_out, p_out):
+    """`harvest_pieces` and `play_pieces` at once, each field's groups searched once for both."""
+    s = borrowed(s)
+    x = _scratch()
+    refused = 0
+    for b in range(h_out.shape[0]):
+        refused += _row(s, t, b, seat[b], memo, x, True, True, h_out[b], p_out[b])
     return refused
