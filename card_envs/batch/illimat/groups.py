@@ -33,9 +33,21 @@ MAX_BITS = 64  # items (+ the active card) a group bitmask holds
 U0, U1 = np.uint64(0), np.uint64(1)
 
 
+DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_LOW = np.zeros(64, np.int64)  # bit index of a lowest set bit, by its de Bruijn product's top 6 bits
+for _i in range(64):
+    _LOW[((1 << _i) * 0x03F79D71B4CB0A89 & (2**64 - 1)) >> 58] = _i
+
+
 @njit(cache=True)
 def bit(i):
     return U1 << np.uint64(i)
+
+
+@njit(cache=True)
+def low_index(x):
+    """The index of the lowest set bit of x (x != 0)."""
+    return _LOW[((x & (~x + U1)) * DE_BRUIJN) >> np.uint64(58)]
 
 
 @njit(cache=True)
@@ -135,38 +147,41 @@ def plain_groups_by_total(codes, n, most, budget):
 def group_weight(g, weights, n_bits):
     """groups._weight: the items' weights summed in ascending order."""
     total = 0.0
-    for i in range(n_bits):
-        if (g >> np.uint64(i)) & U1:
-            total += weights[i]
+    while g:
+        total += weights[low_index(g)]
+        g &= g - U1
     return total
 
 
-Work = namedtuple("Work", "groups gw count by_bit lowest f_bit f_used f_total f_next")
+# One field's searches: its item codes and `plain_groups_by_total` (by_total, by_start), and
+# scratch arrays. The kernels pass it `borrowed` (numba_borrow): a dozen arrays reference-counted
+# at each of the many small calls cost more than the searches themselves on ordinary fields.
+Work = namedtuple("Work", "codes by_total by_start groups gw count by_bit lowest f_bit f_used f_total f_next")
 
 
 @njit(cache=True)
-def work(by_start, n):
-    """Scratch arrays for the searches of one field (`heaviest_groups`), sized by its
-    `plain_groups_by_total` (by_start) and its n items."""
+def work(codes, n):
+    """The searches of the field whose items are codes[:n]: its groups (`plain_groups_by_total`)
+    and scratch sized by them."""
+    by_total, by_start = plain_groups_by_total(codes, n, MAX_SINGLE, GROUPS_BUDGET)
     most = 0
     for t in range(by_start.shape[0] - 1):
         most = max(most, by_start[t + 1] - by_start[t])
     cap = 2 * most + n + 1  # the target's groups, the active card's, the multiple stockpiles
     bits = n + 2
-    return Work(np.empty(cap, np.uint64), np.empty(cap, np.float64), np.empty(bits + 1, np.int64),
-                np.empty(cap * (MAX_SINGLE + 1), np.int64), np.empty(MAX_BITS, np.int64),
-                np.empty(bits, np.int64), np.empty(bits, np.uint64), np.empty(bits, np.float64),
-                np.empty(bits, np.int64))
+    return Work(codes, by_total, by_start, np.empty(cap, np.uint64), np.empty(cap, np.float64),
+                np.empty(bits + 1, np.int64), np.empty(cap * (MAX_SINGLE + 1), np.int64),
+                np.empty(MAX_BITS, np.int64), np.empty(bits, np.int64), np.empty(bits, np.uint64),
+                np.empty(bits, np.float64), np.empty(bits, np.int64))
 
 
 @njit(cache=True)
-def heaviest_groups(target, codes, n, weights, active, by_total, by_start, w):
+def heaviest_groups(target, n, weights, active, w):
     """groups.heaviest_groups for a target of at most 14 (every target the pieces ask): the
-    heaviest union of disjoint groups totalling `target` among the items codes[:n] (weights[:n]),
-    plus the active card (weights[n], bit n) when `active` > 0, which must then be in it:
-    (weight, mask), (0.0, 0) when there is no group. by_total, by_start: the field's
-    `plain_groups_by_total`; w: scratch (`work`)."""
-    groups = w.groups
+    heaviest union of disjoint groups totalling `target` among the n items of the field of `w`
+    (`work`; weights[:n]), plus the active card (weights[n], bit n) when `active` > 0, which must
+    then be in it: (weight, mask), (0.0, 0) when there is no group."""
+    codes, by_total, by_start, groups = w.codes, w.by_total, w.by_start, w.groups
     k = 0
     for i in range(n):
         if codes[i] == MULTIPLE_CODE + target:  # whole, alone
@@ -185,61 +200,63 @@ def heaviest_groups(target, codes, n, weights, active, by_total, by_start, w):
         return 0.0, U0
     _sort(groups, 0, k)
     n_bits = n + (1 if active > 0 else 0)
-    return heaviest_packing(groups[:k], weights, bit(n) if active > 0 else U0, n_bits, PACKING_BUDGET, w)
+    return heaviest_packing(k, weights, bit(n) if active > 0 else U0, n_bits, PACKING_BUDGET, w)
 
 
 @njit(cache=True)
-def heaviest_packing(groups, weights, required, n_bits, budget, w):
-    """groups.heaviest_packing of the groups (ascending, distinct): (weight, mask), (-1e9, 0)
-    when no union was found."""
+def heaviest_packing(G, weights, required, n_bits, budget, w):
+    """groups.heaviest_packing of the groups w.groups[:G] (ascending, distinct): (weight, mask),
+    (-1e9, 0) when no union was found."""
+    groups = w.groups
     union = U0
     disjoint = True
-    for g in groups:
-        if union & g:
+    for j in range(G):
+        if union & groups[j]:
             disjoint = False
             break
-        union |= g
+        union |= groups[j]
     if disjoint and union & required == required and n_bits < budget:
-        low = np.min(weights[:n_bits]) if n_bits > 0 else 0.0
+        low = 0.0
+        for i in range(n_bits):
+            low = weights[i] if i == 0 else min(low, weights[i])
         if low >= 0.0:
             # summed by their lowest bits (distinct: the groups are disjoint)
             at = w.lowest
             at[:n_bits] = -1
-            for j in range(groups.shape[0]):
-                for i in range(n_bits):
-                    if (groups[j] >> np.uint64(i)) & U1:
-                        at[i] = j
-                        break
+            for j in range(G):
+                at[low_index(groups[j])] = j
             total = 0.0
             for i in range(n_bits):
                 if at[i] >= 0:
                     total += group_weight(groups[at[i]], weights, n_bits)
             return total, union
-    return searched_packing(groups, weights, required, n_bits, budget, w)
+    return searched_packing(G, weights, required, n_bits, budget, w)
 
 
 @njit(cache=True)
-def searched_packing(groups, weights, required, n_bits, budget, w):
-    """groups.searched_packing: bit by bit, each group holding the lowest bit not yet covered, or
-    none where that bit is not required; the first `budget` nodes of the reference's recursion,
-    in its order."""
-    G = groups.shape[0]
-    gw, count, by_bit = w.gw, w.count, w.by_bit
+def searched_packing(G, weights, required, n_bits, budget, w):
+    """groups.searched_packing of the groups w.groups[:G]: bit by bit, each group holding the
+    lowest bit not yet covered, or none where that bit is not required; the first `budget` nodes
+    of the reference's recursion, in its order."""
+    groups, gw, count, by_bit = w.groups, w.gw, w.count, w.by_bit
     count[:n_bits + 1] = 0
     for j in range(G):
         gw[j] = group_weight(groups[j], weights, n_bits)
-        for i in range(n_bits):
-            if (groups[j] >> np.uint64(i)) & U1:
-                count[i + 1] += 1
+        g = groups[j]
+        while g:
+            count[low_index(g) + 1] += 1
+            g &= g - U1
     for i in range(n_bits):
         count[i + 1] += count[i]
     fill = w.lowest  # per bit, the groups holding it, ascending, into by_bit
     fill[:n_bits] = count[:n_bits]
     for j in range(G):
-        for i in range(n_bits):
-            if (groups[j] >> np.uint64(i)) & U1:
-                by_bit[fill[i]] = j
-                fill[i] += 1
+        g = groups[j]
+        while g:
+            i = low_index(g)
+            by_bit[fill[i]] = j
+            fill[i] += 1
+            g &= g - U1
     best, best_mask = -1e9, U0
     # frames of the recursion: its bit (past the covered ones), used, total, the next group
     # to try (count[bit + 1] + 1 once the groups are done and the skip tried)

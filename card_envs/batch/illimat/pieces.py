@@ -103,7 +103,7 @@ def _hand(s, b, p, hand):
 
 
 @njit(cache=True)
-def _harvest_field(s, t, b, f, n, x, h, by_total, by_start, w, memo, out):
+def _harvest_field(s, t, b, f, n, x, h, w, memo, out):
     """harvest_features' entries of field f (`field_table` and the hand rows); out zeroed."""
     reach, multi = field_sums(s, t, b, f)
     reachable = reach | multi
@@ -124,7 +124,7 @@ def _harvest_field(s, t, b, f, n, x, h, by_total, by_start, w, memo, out):
         if clears:
             taken[v] = total
         else:
-            gain, _ = G.heaviest_groups(v, x.codes, n, x.count_weight, 0, by_total, by_start, w)
+            gain, _ = G.heaviest_groups(v, n, x.count_weight, 0, w)
             taken[v] = max(0, int(gain))
         empties[v] = clears
         out[CARDS_AT + f * MAX_VALUE + v - 1] = np.float32(taken[v]) / CARDS_SCALE
@@ -148,7 +148,7 @@ def _put(out, r, f, c, value):
 
 
 @njit(cache=True)
-def _play_field(s, t, b, p, f, n, x, h, by_total, by_start, w, out):
+def _play_field(s, t, b, p, f, n, x, h, w, out):
     """play_features' rows of field f (`field_plays`, scaled); out zeroed, h > 0 hand cards."""
     sn = season(s, b, f)
     for k in range(h):
@@ -166,7 +166,7 @@ def _play_field(s, t, b, p, f, n, x, h, by_total, by_start, w, out):
         masks = np.zeros(MAX_VALUE + 1, np.uint64)
         for v in range(1, MAX_VALUE + 1):
             if (reachable >> np.uint64(v)) & G.U1:
-                gains[v], masks[v] = G.heaviest_groups(v, x.codes, n, x.weight, 0, by_total, by_start, w)
+                gains[v], masks[v] = G.heaviest_groups(v, n, x.weight, 0, w)
         for k in range(h):
             c = x.hand[k]
             v = 0  # the heaviest of the card's values (the first of equals, as max)
@@ -217,7 +217,7 @@ def _play_field(s, t, b, p, f, n, x, h, by_total, by_start, w, out):
         for T in range(1, MAX_VALUE + 1):
             if not (values >> T) & 1:
                 continue
-            gain, mask = G.heaviest_groups(T, x.codes, n, x.weight, ACTIVE_A[c], by_total, by_start, w)
+            gain, mask = G.heaviest_groups(T, n, x.weight, ACTIVE_A[c], w)
             if mask & ~active_bit and gain > best_gain:
                 n_cards = 1
                 for i in range(n):
@@ -235,6 +235,12 @@ def _play_field(s, t, b, p, f, n, x, h, by_total, by_start, w, out):
 
 
 @njit(cache=True)
+def _keep(held):
+    """A use of `held` after its borrowed copy's last: numba frees arrays after their last use."""
+    return held.groups.shape[0]
+
+
+@njit(cache=True)
 def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
     """Seat p's pieces of game b (those asked) into h_out, p_out; the fields refused."""
     refused = 0
@@ -249,13 +255,14 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
         if n > G.MAX_BITS:
             refused += 1
             continue
-        # the field's groups, searched once for both pieces where either asks (the reference's cache)
-        by_total, by_start = G.plain_groups_by_total(x.codes, n, G.MAX_SINGLE, G.GROUPS_BUDGET)
-        w = G.work(by_start, n)
+        # the field's groups, searched once for both pieces (the reference's cache)
+        held = G.work(x.codes, n)
+        w = borrowed(held)
         if harvest:
-            _harvest_field(s, t, b, f, n, x, h, by_total, by_start, w, memo, h_out)
+            _harvest_field(s, t, b, f, n, x, h, w, memo, h_out)
         if play:
-            _play_field(s, t, b, p, f, n, x, h, by_total, by_start, w, p_out)
+            _play_field(s, t, b, p, f, n, x, h, w, p_out)
+        _keep(held)
     if play:
         m = s.m_card[b]
         if s.cur[b] == p and m >= 0 and s.loc[b, m] == L_HAND + p:
@@ -269,10 +276,12 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
 def harvest_pieces(s, t, seat, memo, out):
     """out[b] = `harvest_features(state b, seat[b], HARVEST_VALUES, board)`; the fields refused."""
     s = borrowed(s)
-    x = _scratch()
+    scratch = _scratch()
+    x = borrowed(scratch)
     refused = 0
     for b in range(out.shape[0]):
         refused += _row(s, t, b, seat[b], memo, x, True, False, out[b], out[b])
+    refused += 0 * len(scratch.keys)  # scratch lives until here
     return refused
 
 
@@ -281,10 +290,12 @@ def play_pieces(s, t, seat, memo, out):
     """out[b] = `play_features(state b, seat[b], unseen, board)`; the fields refused (memo: unused,
     the signature of the others)."""
     s = borrowed(s)
-    x = _scratch()
+    scratch = _scratch()
+    x = borrowed(scratch)
     refused = 0
     for b in range(out.shape[0]):
         refused += _row(s, t, b, seat[b], memo, x, False, True, out[b], out[b])
+    refused += 0 * len(scratch.keys)
     return refused
 
 
@@ -292,8 +303,10 @@ def play_pieces(s, t, seat, memo, out):
 def both_pieces(s, t, seat, memo, h_out, p_out):
     """`harvest_pieces` and `play_pieces` at once, each field's groups searched once for both."""
     s = borrowed(s)
-    x = _scratch()
+    scratch = _scratch()
+    x = borrowed(scratch)
     refused = 0
     for b in range(h_out.shape[0]):
         refused += _row(s, t, b, seat[b], memo, x, True, True, h_out[b], p_out[b])
+    refused += 0 * len(scratch.keys)
     return refused
