@@ -69,10 +69,10 @@ def batched(config: dict, states: list) -> tuple[object, list[np.ndarray], list[
         seats = np.full(len(states), seat, np.int64)
         h = np.full((len(states), pieces.HARVEST_SIZE), np.nan, np.float32)
         p = np.full((len(states), pieces.PLAY_SIZE), np.nan, np.float32)
-        assert pieces.harvest_pieces(env.s, env.t, seats, env.memo, h) == 0
-        assert pieces.play_pieces(env.s, env.t, seats, env.memo, p) == 0
+        pieces.harvest_pieces(env.s, env.t, seats, env.memo, h)
+        pieces.play_pieces(env.s, env.t, seats, env.memo, p)
         h2, p2 = np.full_like(h, np.nan), np.full_like(p, np.nan)
-        assert pieces.both_pieces(env.s, env.t, seats, env.memo, h2, p2) == 0
+        pieces.both_pieces(env.s, env.t, seats, env.memo, h2, p2)
         assert np.array_equal(h2, h) and np.array_equal(p2, p)
         harvest.append(h)
         play.append(p)
@@ -111,6 +111,20 @@ def test_crowded_snapshots(hand, union, full):
 
     states = [crowded(hand, union, full)]
     compare({"num_players": 4, "full_harvest": full}, states)
+
+
+def test_every_card_in_one_field():
+    """65 items (every card loose in field 0, every hand empty, a season to choose): the one field
+    whose groups would need a 65th bit; its harvest table is the kernels' constant."""
+    from card_envs.games.illimat.cards import cname
+    from tests.illimat.test_rules import position
+
+    config = {"num_players": 4}
+    game = make_game("illimat_v0", **config)
+    state = position(game, hands=[[], [], [], []], fields=[{"loose": [cname(c) for c in range(65)]}],
+                     decision="season", move={"field": 0})
+    assert len(state.items(0)) == 65
+    compare(config, [state])
 
 
 def test_speed():

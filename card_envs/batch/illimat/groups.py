@@ -3,12 +3,13 @@
 `heaviest_packing`, `searched_packing`), answering bit for bit what the reference answers.
 
 Groups are bitmasks over a field's items in uint64 (bit i: item i in key order; bit n: the
-active card of a stockpile). That holds every field the pieces ask about but one: a field's items
-number at most 65 (every card loose in it), the active card comes with a hand of two cards or more
-(a stockpile's value is another hand card's), so a search with the active card has at most 63
-items (bits 0..63) and one without at most 65; only a field of 65 items (all 65 cards loose in
-one field, hands and draw pile empty: a snapshot no deal reaches, since the other fields' first
-nine cards never join it) needs bit 64, and the callers refuse that one (`MAX_BITS`).
+active card of a stockpile). That holds every field the pieces search: a field's items number at
+most 65 (every card loose in it), the active card comes with a hand of two cards or more (a
+stockpile's value is another hand card's), so a search with the active card has at most 63 items
+(bits 0..63) and one without at most 65. Only a field of 65 items would need bit 64: all 65 cards
+loose in one field, every hand and the draw pile empty (a loaded snapshot: no deal reaches it,
+the other fields' first nine cards never join it), whose items are known, so the pieces use its
+table as a constant and search none of it (`pieces.FULL_FIELD_TAKEN`).
 
 The searches are the reference's, walked the same way so that their budgets stop them at the same
 place: the breadth-first growth of groups (which groups a crowded field yields depends on it), the

@@ -9,9 +9,13 @@ seat[b]'s ``unseen`` row of the feature store, and `both_pieces(s, t, seat, memo
 writes both, searching each field's groups once for the two. The reference caches its field tables (lru_cache)
 for speed only; these kernels compute every field from scratch, with the group searches of
 `card_envs.batch.illimat.groups` and the exact cover of `cover.covers` (memo: the engine's
-`cover.new_memo()`). Both return the number of fields they refused: a field of 65 items (every
-card loose in it), which no deal reaches and whose groups need a 65th bit (`groups.MAX_BITS`);
-its row is left as far as written, and the caller should raise.
+`cover.new_memo()`).
+
+Groups are bitmasks in uint64 (`groups`), enough for every field but one: 65 items, every card
+loose in one field (reachable only as a loaded snapshot, with every hand empty). That field's
+items are known, all 65 cards in card order, so its harvest table is a constant
+(`FULL_FIELD_TAKEN`, `FULL_FIELD_CLEARS`: the reference's `field_table` of it, checked by the
+tests), and with every hand empty `play_features` has nothing to describe.
 """
 
 from __future__ import annotations
@@ -44,6 +48,10 @@ CARD_WEIGHT_A = np.array(CARD_WEIGHT, np.float64)
 SCALE_A = SCALE.astype(np.float32)
 PASSIVE_A = np.array([14 if RANK_A[c] == 1 else RANK_A[c] for c in range(NUM_CARDS)], np.int64)
 ACTIVE_A = RANK_A.copy()  # an active (stockpiled) Fool counts 1
+# harvest_features' table (cards taken, field emptied, per value 1..14) of the field holding all 65
+# cards loose: `field_table(tuple((code, 1) for each card), reachable)` of the reference
+FULL_FIELD_TAKEN = np.array([0, 5, 9, 15, 19, 25, 25, 31, 37, 40, 42, 48, 53, 65, 56], np.int64)
+FULL_FIELD_CLEARS = np.arange(MAX_VALUE + 1) == 13
 assert HARVEST_SIZE == HAND_CLEARS_AT + NUM_FIELDS * NUM_CARDS and PLAY_SIZE == MOVE_AT + ROWS * NUM_FIELDS
 
 
@@ -119,11 +127,12 @@ def _harvest_field(s, t, b, f, n, x, h, w, memo, out):
         for i in range(n):
             if x.codes[i] >= G.MULTIPLE_CODE and x.codes[i] - G.MULTIPLE_CODE != v:
                 clears = False
-        if clears:
-            clears = covers(v, x.plain, x.nothing, memo)
-        if clears:
+        if n > G.MAX_BITS:  # every card loose here
+            taken[v], clears = FULL_FIELD_TAKEN[v], FULL_FIELD_CLEARS[v]
+        elif clears and covers(v, x.plain, x.nothing, memo):
             taken[v] = total
         else:
+            clears = False
             gain, _ = G.heaviest_groups(v, n, x.count_weight, 0, w)
             taken[v] = max(0, int(gain))
         empties[v] = clears
@@ -241,9 +250,13 @@ def _keep(held):
 
 
 @njit(cache=True)
+def _keep_scratch(held):
+    return held.keys.shape[0]
+
+
+@njit(cache=True)
 def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
-    """Seat p's pieces of game b (those asked) into h_out, p_out; the fields refused."""
-    refused = 0
+    """Seat p's pieces of game b (those asked) into h_out, p_out."""
     if harvest:
         h_out[:] = 0
     if play:
@@ -252,15 +265,13 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
     play = play and h > 0
     for f in range(NUM_FIELDS):
         n = _field(s, b, f, x)
-        if n > G.MAX_BITS:
-            refused += 1
-            continue
-        # the field's groups, searched once for both pieces (the reference's cache)
-        held = G.work(x.codes, n)
+        # the field's groups, searched once for both pieces (the reference's cache); none for the
+        # field of all 65 cards, whose harvest table is known and where no hand holds a card
+        held = G.work(x.codes, n if n <= G.MAX_BITS else 0)
         w = borrowed(held)
         if harvest:
             _harvest_field(s, t, b, f, n, x, h, w, memo, h_out)
-        if play:
+        if play and n <= G.MAX_BITS:  # (always: 65 items leave no hand card)
             _play_field(s, t, b, p, f, n, x, h, w, p_out)
         _keep(held)
     if play:
@@ -269,34 +280,29 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
             for r in range(ROWS):
                 for f in range(NUM_FIELDS):
                     p_out[MOVE_AT + r * NUM_FIELDS + f] = p_out[(r * NUM_FIELDS + f) * NUM_CARDS + m]
-    return refused
 
 
 @njit(cache=True)
 def harvest_pieces(s, t, seat, memo, out):
-    """out[b] = `harvest_features(state b, seat[b], HARVEST_VALUES, board)`; the fields refused."""
+    """out[b] = `harvest_features(state b, seat[b], HARVEST_VALUES, board)`."""
     s = borrowed(s)
     scratch = _scratch()
     x = borrowed(scratch)
-    refused = 0
     for b in range(out.shape[0]):
-        refused += _row(s, t, b, seat[b], memo, x, True, False, out[b], out[b])
-    refused += 0 * len(scratch.keys)  # scratch lives until here
-    return refused
+        _row(s, t, b, seat[b], memo, x, True, False, out[b], out[b])
+    _keep_scratch(scratch)  # scratch lives until here
 
 
 @njit(cache=True)
 def play_pieces(s, t, seat, memo, out):
-    """out[b] = `play_features(state b, seat[b], unseen, board)`; the fields refused (memo: unused,
-    the signature of the others)."""
+    """out[b] = `play_features(state b, seat[b], unseen, board)` (memo: unused, the signature of
+    the others)."""
     s = borrowed(s)
     scratch = _scratch()
     x = borrowed(scratch)
-    refused = 0
     for b in range(out.shape[0]):
-        refused += _row(s, t, b, seat[b], memo, x, False, True, out[b], out[b])
-    refused += 0 * len(scratch.keys)
-    return refused
+        _row(s, t, b, seat[b], memo, x, False, True, out[b], out[b])
+    _keep_scratch(scratch)
 
 
 @njit(cache=True)
@@ -305,8 +311,6 @@ def both_pieces(s, t, seat, memo, h_out, p_out):
     s = borrowed(s)
     scratch = _scratch()
     x = borrowed(scratch)
-    refused = 0
     for b in range(h_out.shape[0]):
-        refused += _row(s, t, b, seat[b], memo, x, True, True, h_out[b], p_out[b])
-    refused += 0 * len(scratch.keys)
-    return refused
+        _row(s, t, b, seat[b], memo, x, True, True, h_out[b], p_out[b])
+    _keep_scratch(scratch)
