@@ -51,7 +51,7 @@ from card_envs.games.illimat.cards import (
 from card_envs.games.illimat.game import IllimatGame
 from card_envs.games.illimat.groups import MULTIPLE_CODE, heaviest_groups
 from card_envs.games.illimat.play_features import card_weight as weight  # a card's worth in one's harvest pile
-from card_envs.games.illimat.threat_features import best_of_hand, harvest_table
+from card_envs.games.illimat.threat_features import best_of_hand, harvest_table, ordered_sum
 
 PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves many turns' decisions
 
@@ -277,7 +277,7 @@ def expected_best(gains: list[float], hand_size: int) -> float:
     """The expected largest gain in a hand of `hand_size` cards drawn without replacement from
     cards worth `gains` (0 when none is positive; `threat_features.best_of_hand`)."""
     ordered = np.maximum(sorted(gains, reverse=True), 0.0)
-    return float(ordered @ best_of_hand(len(ordered), hand_size))
+    return float(ordered_sum(ordered, best_of_hand(len(ordered), hand_size)))  # threat_features' order
 
 
 class IllimatLookahead(IllimatHeuristic):

@@ -112,6 +112,15 @@ def best_of_hand(unseen: int, hand: int) -> np.ndarray:
     return np.array([comb(unseen - k - 1, hand - 1) for k in range(unseen)]) / comb(unseen, hand)
 
 
+def ordered_sum(gains: np.ndarray, chances: np.ndarray) -> np.ndarray:
+    """Per row of `gains` (sorted from the largest), the sum of gains * `chances`, each product
+    rounded and added left to right (np.cumsum's order; a matrix product's summation order is
+    BLAS's, vectorised partial sums that no other code reproduces). 0 for no column."""
+    if gains.shape[-1] == 0:
+        return np.zeros(gains.shape[:-1])
+    return np.cumsum(gains * chances, axis=-1)[..., -1]
+
+
 def threat_features(state, player: int, unseen_cards: tuple[int, ...], board: tuple) -> np.ndarray:
     """The two pieces for `player`, flat (float32[SIZE]). `unseen_cards`: the cards of the
     observer's ``unseen`` piece; `board`: each field as (code, cards) per item
@@ -155,7 +164,9 @@ def _threats(board: tuple, summer: int, hand: tuple, unseen: tuple, bonus: tuple
         cards = np.array(unseen)
         taken = np.maximum(best[:, FIRST_VALUE[cards]], best[:, LAST_VALUE[cards]])  # [plays, unseen card]
         taken = np.where(taken > 0, taken + WEIGHT[cards], 0.0)
-        expected = -np.sort(-taken, axis=1) @ best_of_hand(len(cards), next_hand)
+        # Summed left to right, each product rounded: a defined order, which the batched engine
+        # (card_envs.batch.illimat.threats) reproduces bit for bit; a matrix product's is BLAS's own.
+        expected = ordered_sum(-np.sort(-taken, axis=1), best_of_hand(len(cards), next_hand))
         rows, fields, hand_cards = zip(*plays)
         threats[rows, fields, hand_cards] = expected / SCALE
     threats.flags.writeable = False
