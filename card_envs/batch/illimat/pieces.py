@@ -6,10 +6,13 @@
 HARVEST_VALUES, board)` (float32[632]), `play_pieces(s, t, seat, memo, out)` writes out[b] =
 `play_features(state, seat[b], unseen, board)` (float32[2904]), `unseen` being the cards of
 seat[b]'s ``unseen`` row of the feature store, and `both_pieces(s, t, seat, memo, h_out, p_out)`
-writes both, searching each field's groups once for the two. The reference caches its field tables (lru_cache)
-for speed only; these kernels compute every field from scratch, with the group searches of
-`card_envs.batch.illimat.groups` and the exact cover of `cover.covers` (memo: the engine's
-`cover.new_memo()`).
+writes both, searching each field's groups once for the two. The reference caches its field
+tables (lru_cache) for speed only; these kernels compute every field from scratch, with the group
+searches of `card_envs.batch.illimat.groups` and the exact cover of `cover.covers` (memo: the
+engine's `cover.new_memo()`). Every target they search is at most 14 (a card's harvest value, a
+stockpile's value from another hand card), so `groups.groups_totalling` (larger targets) is not
+needed. About 36 us of one core per observation for both pieces on positions of random games,
+0.4 ms where a policy that prefers sowing crowds the fields (the budgeted searches run out).
 
 Groups are bitmasks in uint64 (`groups`), enough for every field but one: 65 items, every card
 loose in one field (reachable only as a loaded snapshot, with every hand empty). That field's
