@@ -16,9 +16,10 @@ The reference caches its tables (lru_cache) for speed only; the kernel computes 
 scratch, but once per observation: the board before the play (`best_harvests`' heaviest groups of
 each value, the stockpiles' searches) once per field, and the tables of boards that repeat (a sown
 card of the same value and weight, the harvest of the same items) once. Returns the number of
-observations refused: a field whose items (one more once a card is sown) need a 65th bit
-(`groups.MAX_BITS`), which no deal reaches; its row is left as far as written, and the caller
-should raise.
+observations refused: a field whose items (one more once a card is sown) would need a 65th bit
+(`groups.MAX_BITS`), which cannot happen (the seat holds a card, and some card is unseen, or its
+threats are all 0: a field holds at most 63 items then); kept as a guard, its row is then left as
+far as written, and the caller should raise.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ assert SIZE == MOVE_AT + ROWS * NUM_FIELDS
 
 Scratch = namedtuple("Scratch", (
     "hand unseen keys codes weights item_of n now_gain field_gain harvest_gain harvest_mask "
-    "a_codes a_weights t_gain t_clear sums_t sums_m stack_j stack_r stack_m suffix plain_i plain_c "
+    "a_codes a_weights t_gain t_clear start fill bucket m_plain sums_t sums_m stack_j stack_r stack_m suffix plain_i plain_c "
     "tw taken probs best sow_seen sow_gain").split())
 
 
@@ -76,6 +77,7 @@ def _scratch():
                    np.empty((F, C + 1), f8), np.empty((F, C), i8), np.zeros(F, i8), np.zeros((F, V), f8),
                    np.zeros(V, f8), np.zeros((F, V), f8), np.zeros((F, V), u8),
                    np.empty(C + 1, i8), np.empty(C + 1, f8), np.zeros(V, f8), np.zeros(V, np.bool_),
+                   np.zeros(V + 1, i8), np.zeros(V, i8), np.empty(CAP, u8), np.zeros(1, i8),
                    np.empty(CAP, i8), np.empty(CAP, u8),
                    np.empty(stack, i8), np.empty(stack, i8), np.empty(stack, u8), np.empty(C + 2, i8),
                    np.empty(C + 1, i8), np.empty(C + 1, i8),
@@ -158,27 +160,34 @@ def _each_sums(codes, n, x):
 
 
 @njit(cache=True)
+def _plain(codes, n, x):
+    """groups_totalling's plain items (x.plain_i, x.plain_c; their number in x.m_plain[0]) and
+    x.suffix[j], the most the plain items from j on can add: the same for every target."""
+    m = 0
+    for i in range(n):
+        if codes[i] < G.MULTIPLE_CODE:
+            x.plain_i[m], x.plain_c[m] = i, codes[i]
+            m += 1
+    x.m_plain[0] = m
+    x.suffix[m] = 0
+    for j in range(m - 1, -1, -1):
+        x.suffix[j] = x.suffix[j + 1] + (14 if x.plain_c[j] == 0 else x.plain_c[j])
+
+
+@njit(cache=True)
 def _groups_totalling(target, codes, n, budget, x):
     """groups.groups_totalling(target, codes[:n], 0, budget) into x.tw.groups (unsorted, repeats
-    kept: the caller sorts them); their number. Its recursion walked with an explicit stack, in
-    its order, so that the budget stops it at the same call."""
+    kept: the caller sorts them); their number; `_plain(codes, n, x)` first. Its recursion walked
+    with an explicit stack, in its order, so that the budget stops it at the same call."""
     groups = x.tw.groups
     k = 0
     for i in range(n):
         if codes[i] >= G.MULTIPLE_CODE and codes[i] - G.MULTIPLE_CODE == target:
             groups[k] = G.bit(i)
             k += 1
-    m = 0
-    for i in range(n):
-        if codes[i] < G.MULTIPLE_CODE:
-            x.plain_i[m], x.plain_c[m] = i, codes[i]
-            m += 1
-    if m == 0:
+    if x.m_plain[0] == 0:
         return k
     suffix = x.suffix
-    suffix[m] = 0
-    for j in range(m - 1, -1, -1):
-        suffix[j] = suffix[j + 1] + (14 if x.plain_c[j] == 0 else x.plain_c[j])
     sj, sr, sm = x.stack_j, x.stack_r, x.stack_m
     sj[0], sr[0], sm[0] = 0, target, G.U0
     top = 1
@@ -234,14 +243,27 @@ def _harvest_table(codes, weights, n, x):
         return
     full = ~G.U0 if n == 64 else G.bit(n) - G.U1
     each = _tree_nodes(codes, n, TABLE_GROUPS_BUDGET) <= TABLE_GROUPS_BUDGET
-    m = _each_sums(codes, n, x) if each else 0
+    start = x.start
+    if each:  # the groups by total (a counting sort of the pass's groups, the empty one left out)
+        m = _each_sums(codes, n, x)
+        start[:] = 0
+        for e in range(1, m):
+            start[x.sums_t[e] + 1] += 1
+        for v in range(MAX_VALUE + 1):
+            start[v + 1] += start[v]
+        fill = x.fill
+        fill[:] = start[:MAX_VALUE + 1]
+        for e in range(1, m):
+            x.bucket[fill[x.sums_t[e]]] = x.sums_m[e]
+            fill[x.sums_t[e]] += 1
+    else:
+        _plain(codes, n, x)
     for v in range(1, MAX_VALUE + 1):
         if each:
             k = 0
-            for e in range(1, m):
-                if x.sums_t[e] == v:
-                    x.tw.groups[k] = x.sums_m[e]
-                    k += 1
+            for e in range(start[v], start[v + 1]):
+                x.tw.groups[k] = x.bucket[e]
+                k += 1
             for i in range(n):
                 if codes[i] == G.MULTIPLE_CODE + v:
                     x.tw.groups[k] = G.bit(i)
@@ -316,6 +338,17 @@ def _open(x, f, n_after, maiden, summer, out):
 
 
 @njit(cache=True)
+def _need(x, f, open_after, now_done, bonus):
+    """The tables of the fields other than f open after a play (`field_gains` of the board as it
+    is), computed once per observation."""
+    for g in range(NUM_FIELDS):
+        if g != f and open_after[g] and not now_done[g]:
+            _harvest_table(x.codes[g], x.weights[g], x.n[g], x)
+            _gains(x, bonus[g], x.now_gain[g])
+            now_done[g] = True
+
+
+@njit(cache=True)
 def _put(out, r, f, c, value):
     out[(r * NUM_FIELDS + f) * NUM_CARDS + c] = np.float32(value / SCALE_F)
 
@@ -331,9 +364,6 @@ def _row(s, t, b, p, x, out):
             h += 1
     if h == 0:
         return 0
-    for f in range(NUM_FIELDS):
-        if _read_field(s, b, f, x) + 1 > G.MAX_BITS:
-            return 1
     unseen_at = t.off[O_UNSEEN] + p * NUM_CARDS
     u = 0
     for c in range(NUM_CARDS):
@@ -342,6 +372,10 @@ def _row(s, t, b, p, x, out):
             u += 1
     if u == 0:
         return 0  # no unseen card: every threat is 0
+    for f in range(NUM_FIELDS):
+        # a hand card and an unseen card: at most 63 items, 64 once a card is sown (never refused)
+        if _read_field(s, b, f, x) + 1 > G.MAX_BITS:
+            return 1
     q = (p + 1) % t.n
     next_hand = 0
     for c in range(NUM_CARDS):
@@ -359,8 +393,9 @@ def _row(s, t, b, p, x, out):
         up = lum and s.lum_up[b, f]
         down = lum and not s.lum_up[b, f]
         bonus[f] = (2.5 if okus else 0.0) + (1.5 if up else 0.0) + (0.5 if down else 0.0)
-        _harvest_table(x.codes[f], x.weights[f], x.n[f], x)
-        _gains(x, bonus[f], x.now_gain[f])
+    # The tables are computed where a play's expectation reads them: a field's own (`now_gain`)
+    # once some play leaves it open, a play's board where that field is open after it.
+    now_done = np.zeros(NUM_FIELDS, np.bool_)
     open_after = np.zeros(NUM_FIELDS, np.bool_)
     a_codes, a_weights = x.a_codes, x.a_weights
     for f in range(NUM_FIELDS):
@@ -376,10 +411,9 @@ def _row(s, t, b, p, x, out):
                 x.harvest_mask[f, v] = G.U0
                 if (reach >> v) & 1:
                     x.harvest_gain[f, v], x.harvest_mask[f, v] = G.heaviest_groups(v, n, weights, 0, w)
-        x.sow_seen[:, :] = False  # per (code, card weight): a sown card's gains, once computed
+        x.sow_seen[:, 0] = False  # per card: its sown board's gains computed (sow_gain[card])
         harvest_done = np.zeros(MAX_VALUE + 1, np.bool_)
         harvest_gains = np.zeros((MAX_VALUE + 1, MAX_VALUE + 1), np.float64)
-        harvest_n = np.zeros(MAX_VALUE + 1, np.int64)
         for k in range(h):
             c = x.hand[k]
             turned = summer
@@ -388,22 +422,25 @@ def _row(s, t, b, p, x, out):
                 turned = (f - RING_POS_A[to]) % 4
             # sow
             if sn != AUTUMN:
-                code = CODE_A[c]
-                slot = -1  # a card of the same code and weight sown before: the same board
-                for d in range(k):
-                    e = x.hand[d]
-                    if CODE_A[e] == code and CARD_WEIGHT_A[e] == CARD_WEIGHT_A[c] and x.sow_seen[e, 0]:
-                        slot = e
-                        break
-                if slot < 0:
-                    a_codes[:n] = codes[:n]
-                    a_weights[:n] = weights[:n]
-                    a_codes[n], a_weights[n] = code, CARD_WEIGHT_A[c]
-                    _harvest_table(a_codes, a_weights, n + 1, x)
-                    _gains(x, bonus[f], x.sow_gain[c])
-                    x.sow_seen[c, 0] = True
-                    slot = c
                 _open(x, f, n + 1, maiden, turned, open_after)
+                slot = c
+                if open_after[f]:
+                    code = CODE_A[c]
+                    slot = -1  # a card of the same code and weight sown before: the same board
+                    for d in range(k):
+                        e = x.hand[d]
+                        if CODE_A[e] == code and CARD_WEIGHT_A[e] == CARD_WEIGHT_A[c] and x.sow_seen[e, 0]:
+                            slot = e
+                            break
+                    if slot < 0:
+                        a_codes[:n] = codes[:n]
+                        a_weights[:n] = weights[:n]
+                        a_codes[n], a_weights[n] = code, CARD_WEIGHT_A[c]
+                        _harvest_table(a_codes, a_weights, n + 1, x)
+                        _gains(x, bonus[f], x.sow_gain[c])
+                        x.sow_seen[c, 0] = True
+                        slot = c
+                _need(x, f, open_after, now_done, bonus)
                 _put(out, SOW_ROW, f, c, _expected(x, f, open_after, x.sow_gain[slot], u, probs))
             if n == 0:
                 continue
@@ -418,18 +455,18 @@ def _row(s, t, b, p, x, out):
                 elif x.harvest_mask[f, RANK_A[c]]:
                     v = RANK_A[c]
                 if v > 0:
-                    if not harvest_done[v]:
-                        mask = x.harvest_mask[f, v]
-                        m = 0
-                        for i in range(n):
-                            if not (mask >> np.uint64(i)) & G.U1:
-                                a_codes[m], a_weights[m] = codes[i], weights[i]
-                                m += 1
+                    mask = x.harvest_mask[f, v]
+                    m = 0
+                    for i in range(n):
+                        if not (mask >> np.uint64(i)) & G.U1:
+                            a_codes[m], a_weights[m] = codes[i], weights[i]
+                            m += 1
+                    _open(x, f, m, maiden, turned, open_after)
+                    if open_after[f] and not harvest_done[v]:
                         _harvest_table(a_codes, a_weights, m, x)
                         _gains(x, bonus[f], harvest_gains[v])
-                        harvest_n[v] = m
                         harvest_done[v] = True
-                    _open(x, f, harvest_n[v], maiden, turned, open_after)
+                    _need(x, f, open_after, now_done, bonus)
                     _put(out, HARVEST_ROW, f, c, _expected(x, f, open_after, harvest_gains[v], u, probs))
             # the best stockpile (play_features' best_stockpile), valued as a single stockpile
             if sn != SPRING:
@@ -450,21 +487,23 @@ def _row(s, t, b, p, x, out):
                         best_gain, best_T, best_mask = gain, T, mask & ~active_bit
                 if best_T == 0:
                     continue
-                m = 0
-                pile = 0.0  # its cards' weights: the taken items' cards in item order, then c
-                for i in range(n):
-                    if (best_mask >> np.uint64(i)) & G.U1:
-                        for y in range(NUM_CARDS):
-                            if x.item_of[f, y] == i:
-                                pile += CARD_WEIGHT_A[y]
-                    else:
-                        a_codes[m], a_weights[m] = codes[i], weights[i]
-                        m += 1
-                pile += CARD_WEIGHT_A[c]
-                a_codes[m], a_weights[m] = best_T, pile
-                _harvest_table(a_codes, a_weights, m + 1, x)
-                _gains(x, bonus[f], x.field_gain)
-                _open(x, f, m + 1, maiden, turned, open_after)
+                _open(x, f, 1, maiden, turned, open_after)  # it holds the stockpile at least
+                if open_after[f]:
+                    m = 0
+                    pile = 0.0  # its cards' weights: the taken items' cards in item order, then c
+                    for i in range(n):
+                        if (best_mask >> np.uint64(i)) & G.U1:
+                            for y in range(NUM_CARDS):
+                                if x.item_of[f, y] == i:
+                                    pile += CARD_WEIGHT_A[y]
+                        else:
+                            a_codes[m], a_weights[m] = codes[i], weights[i]
+                            m += 1
+                    pile += CARD_WEIGHT_A[c]
+                    a_codes[m], a_weights[m] = best_T, pile
+                    _harvest_table(a_codes, a_weights, m + 1, x)
+                    _gains(x, bonus[f], x.field_gain)
+                _need(x, f, open_after, now_done, bonus)
                 _put(out, STOCKPILE_ROW, f, c, _expected(x, f, open_after, x.field_gain, u, probs))
     mc = s.m_card[b]
     if s.cur[b] == p and mc >= 0 and s.loc[b, mc] == L_HAND + p:
