@@ -17,12 +17,11 @@ struct-of-arrays form, with no Python loop over games, for the same rules and ev
 the reference takes (``num_players``, ``reward``; for Split the Hoard also ``class_powers``,
 ``starting_title_vp`` and ``cards``, the card list read from the same data file; for Dominion
 ``kingdom``, a preset, a list or ``random``, ``bane``, ``ally`` and ``max_turns``; for Illimat
-``luminaries``, ``stars_always``, ``target_score``, ``rounds``, ``harmonic_convergence`` and
-``full_harvest``). One exception so far: Illimat's optional observation pieces
-(``harvest_features``, ``play_features``, ``threat_features``; `UNBATCHED_OPTIONS`) are not
-computed by its batched engine, which refuses them (ArgumentError); `unbatched(env_id, config)`
-names what a configuration asks that its engine lacks, and the trainer's ``--engine auto`` then
-plays the reference engine. In each game exactly one seat acts;
+``luminaries``, ``stars_always``, ``target_score``, ``rounds``, ``harmonic_convergence``,
+``full_harvest`` and the observation pieces ``harvest_features``, ``play_features`` and
+``threat_features``). Where an engine lacks an option of its game, `UNBATCHED_OPTIONS` says so
+(none today), the engine refuses it (ArgumentError), `unbatched(env_id, config)` names it and the
+trainer's ``--engine auto`` plays the reference engine instead. In each game exactly one seat acts;
 `reset` and `step` return a `BatchStep`, one row per game:
 
 | field | shape | meaning |
@@ -167,6 +166,8 @@ from typing import Any
 
 import torch
 
+from card_envs.core.game import ArgumentError
+
 from card_envs.batch.base import BatchGame, BatchStep
 
 __all__ = ["BACKENDS", "BatchGame", "BatchStep", "ENGINES", "NUMBA_ONLY", "UNBATCHED_OPTIONS", "has_numba", "make",
@@ -192,7 +193,7 @@ def _engines(backend: str) -> dict[str, type[BatchGame]]:
 ENGINES = ("three_piles_v0", "piles_v0", "split_the_hoard_v0", "dominion_v0", "illimat_v0")
 NUMBA_ONLY = ("split_the_hoard_v0", "dominion_v0", "illimat_v0")  # no torch backend: numba kernels on the CPU only
 # Options of a game's configuration that its batched engine does not compute yet (True refused).
-UNBATCHED_OPTIONS = {"illimat_v0": ("harvest_features", "play_features", "threat_features")}
+UNBATCHED_OPTIONS: dict[str, tuple[str, ...]] = {}
 BACKENDS = ("auto", "torch", "numba")
 
 
@@ -214,6 +215,9 @@ def make(env_id: str, batch_size: int, device: Any = "cpu", seed: int = 0, auto_
     CPU where it is installed, else torch. The envs of `NUMBA_ONLY` have the numba backend only."""
     if env_id not in ENGINES:
         raise ValueError(f"no batched engine for {env_id!r}; there are: {', '.join(ENGINES)}")
+    if unbatched(env_id, config):
+        raise ArgumentError(f"{env_id}'s batched engine does not compute {', '.join(unbatched(env_id, config))} "
+                            "yet; play the reference engine (card_envs.vector) for them")
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}; use one of {BACKENDS}")
     cpu = torch.device(device).type == "cpu"

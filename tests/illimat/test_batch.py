@@ -29,7 +29,11 @@ GAMES = max(4, int(os.environ.get("CARD_ENVS_BATCH_GAMES", 1000)) // 50)
 CONFIGS = [{}, {"num_players": 3}, {"num_players": 4}, {"luminaries": False},
            {"num_players": 3, "stars_always": True}, {"harmonic_convergence": True, "num_players": 4},
            {"full_harvest": True}, {"full_harvest": True, "num_players": 4, "reward": "score"},
-           {"target_score": 5, "rounds": 2, "reward": "score"}]
+           {"target_score": 5, "rounds": 2, "reward": "score"},
+           {"harvest_features": True, "play_features": True}, {"num_players": 3, "harvest_features": True},
+           {"num_players": 4, "play_features": True, "full_harvest": True},
+           {"harvest_features": True, "play_features": True, "threat_features": True},
+           {"num_players": 3, "threat_features": True}]
 
 
 def engine_class():
@@ -165,10 +169,8 @@ def test_deals_are_valid_reference_positions_that_differ_by_seed():
     assert [cls(6, seed=1).to_json(i) for i in range(6)] == snaps
 
 
-def test_the_engine_refuses_what_it_does_not_compute_and_other_devices():
+def test_the_engine_refuses_other_devices_and_what_the_reference_refuses():
     cls = engine_class()
-    with pytest.raises(ArgumentError, match="harvest_features"):
-        cls(2, harvest_features=True)
     with pytest.raises(ValueError, match="runs on the CPU"):
         cls(2, device="meta")
     with pytest.raises(ArgumentError, match="num_players"):

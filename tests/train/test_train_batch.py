@@ -13,6 +13,7 @@ from card_envs.agents.match import rotated_match, win_draw_loss
 from card_envs.agents.neural import NeuralPolicy, load_checkpoint, save_checkpoint
 from card_envs.agents.policy import RandomPolicy
 from card_envs import batch
+from card_envs.core.game import ArgumentError
 from card_envs.vector import VectorGames
 from card_envs.train.acting import BatchGames, Collector, Rollout, game_engine
 from card_envs.train.ppo import Args, Trainer, main, start
@@ -25,19 +26,25 @@ def test_auto_is_the_batched_engine_where_the_game_has_one():
     assert game_engine("three_piles_v0", "auto") == game_engine("piles_v0", "auto") == "batch"
     assert game_engine("split_the_hoard_v0", "auto") == game_engine("dominion_v0", "auto") == "batch"
     assert game_engine("illimat_v0", "auto") == "batch"
-    pieces = {"harvest_features": True, "play_features": False}  # an observation piece it does not batch yet
-    assert game_engine("illimat_v0", "auto", pieces) == "reference"
-    assert game_engine("illimat_v0", "auto", {"play_features": False}) == "batch"
+    pieces = {"harvest_features": True, "play_features": True, "threat_features": True}
+    assert game_engine("illimat_v0", "auto", pieces) == "batch"
     assert game_engine("three_piles_v0", "reference") == "reference"
 
 
-def test_engine_batch_for_a_configuration_it_does_not_batch_is_a_usage_error(tmp_path, capsys):
-    # Illimat's recipe turns on the observation pieces, which its batched engine does not compute yet
+def test_engine_batch_for_a_configuration_it_does_not_batch_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    from card_envs import batch
+
+    # an option an engine does not compute (none today): auto plays the reference engine, batch refuses
+    monkeypatch.setitem(batch.UNBATCHED_OPTIONS, "illimat_v0", ("threat_features",))
+    assert game_engine("illimat_v0", "auto", {"threat_features": True}) == "reference"
+    assert game_engine("illimat_v0", "auto", {"harvest_features": True}) == "batch"
+    with pytest.raises(ArgumentError, match="does not compute threat_features yet"):
+        batch.make("illimat_v0", 2, threat_features=True)
     with pytest.raises(SystemExit) as exit_info:
         main(["illimat_v0", "--engine", "batch", "--runs-dir", str(tmp_path), "--no-progress"])
     error = capsys.readouterr().err
     assert exit_info.value.code == 2
-    assert "batched engine does not compute harvest_features, play_features, threat_features yet" in error
+    assert "batched engine does not compute threat_features yet" in error
     with pytest.raises(SystemExit) as exit_info:
         main(["--engine", "gpu", "--runs-dir", str(tmp_path), "--no-progress"])
     assert exit_info.value.code == 2 and "--engine must be one of auto, batch, reference" in capsys.readouterr().err

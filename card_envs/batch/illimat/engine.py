@@ -37,8 +37,10 @@ the exact cover of a harvest's items (`cover`, memoised in a numba dict the engi
 the chance seeds of fresh games, loads, `state(i)` and the returns of finished games (from their
 match scores, as the reference's `returns()`).
 
-Not yet batched: the optional observation pieces (``harvest_features``, ``play_features``,
-``threat_features``); the engine refuses a configuration with any of them.
+The optional observation pieces are kernels too, written into the observation's own columns:
+``harvest_features`` and ``play_features`` (`pieces`) and ``threat_features`` (`threats`), with
+the reference's bounded group searches (`groups`). They compute every field from scratch at every
+observation, where the reference caches its fields' tables.
 """
 
 from __future__ import annotations
@@ -48,14 +50,16 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
-from card_envs.batch import unbatched
 from card_envs.batch.base import BatchGame
-from card_envs.batch.illimat import cover, kernels as K, play
+from card_envs.batch.illimat import cover, kernels as K, pieces, play, threats
 from card_envs.batch.numpy_random import GEN_SIZE
-from card_envs.core.game import ArgumentError
 from card_envs.core.rewards import rank_returns, score_returns
 from card_envs.games.illimat.cards import HAND_SIZE, NUM_CARDS, NUM_FIELDS, NUM_LUMINARIES
 from card_envs.games.illimat.rules import IllimatState
+
+# The optional observation pieces: (option, first piece, last piece) in the observation's order.
+PIECES = (("harvest_features", "harvest_cards", "hand_clears"), ("play_features", "plays", "move_plays"),
+          ("threat_features", "threats", "move_threats"))
 
 
 class IllimatBatch(BatchGame):
@@ -66,10 +70,6 @@ class IllimatBatch(BatchGame):
                  auto_forced: bool = False, **config: Any):
         if torch.device(device).type != "cpu":
             raise ValueError(f"illimat_v0's batched engine runs on the CPU (numba), not on {device!r}")
-        on = unbatched(self.env_id, config)
-        if on:
-            raise ArgumentError(f"illimat_v0's batched engine does not compute the optional observation pieces "
-                                f"yet ({', '.join(on)}=True); use the reference engine (card_envs.vector) for them")
         self.memo = cover.new_memo()
         super().__init__(batch_size, device, seed, auto_forced, **config)
 
@@ -101,6 +101,10 @@ class IllimatBatch(BatchGame):
         arrays["cur"] = self.cur.numpy()  # the kernels write the tensor through this view
         self.s = K.Board(**arrays)
         self.t = K.tables(g)
+        # Each optional observation piece asked: its columns of the observation.
+        sl = g.observation_layout.slices
+        self._columns = {option: slice(sl[first].start, sl[last].stop) for option, first, last in PIECES
+                         if getattr(g, option)}
 
     # ----- deals and conversions -----------------------------------------------------------------
     def _deal(self, rows: torch.Tensor) -> None:
@@ -243,9 +247,22 @@ class IllimatBatch(BatchGame):
         return torch.from_numpy(out.copy())
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
+        """The observations: the gather from the feature store, then the optional pieces asked
+        (their kernels write into the observation's own columns)."""
         out = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
-        seat = self.cur if seat is None else seat
-        K.observe(self.s, self.t, seat.numpy(), out)
+        seat = (self.cur if seat is None else seat).numpy()
+        K.observe(self.s, self.t, seat, out)
+        harvest, plays = self._columns.get("harvest_features"), self._columns.get("play_features")
+        if harvest and plays:
+            pieces.both_pieces(self.s, self.t, seat, self.memo, out[:, harvest], out[:, plays])
+        elif harvest:
+            pieces.harvest_pieces(self.s, self.t, seat, self.memo, out[:, harvest])
+        elif plays:
+            pieces.play_pieces(self.s, self.t, seat, self.memo, out[:, plays])
+        threat = self._columns.get("threat_features")
+        if threat and threats.threat_pieces(self.s, self.t, seat, self.memo, out[:, threat]):
+            raise RuntimeError("illimat_v0's batched engine cannot compute the threat pieces of a field of 64 items "
+                               "(its groups need a 65th bit); no game reaches one by play")
         return torch.from_numpy(out)
 
     def state_tensors(self) -> torch.Tensor:
