@@ -39,8 +39,9 @@ match scores, as the reference's `returns()`).
 
 The optional observation pieces are kernels too, written into the observation's own columns:
 ``harvest_features`` and ``play_features`` (`pieces`) and ``threat_features`` (`threats`), with
-the reference's bounded group searches (`groups`). They compute every field from scratch at every
-observation, where the reference caches its fields' tables.
+the reference's bounded group searches (`groups`). Each game keeps a seat's pieces until what they
+read changes (`recall`: a turn's decisions share them); they compute every field from scratch,
+where the reference caches its fields' tables by content.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ import numpy as np
 import torch
 
 from card_envs.batch.base import BatchGame
-from card_envs.batch.illimat import cover, kernels as K, pieces, play, threats
+from card_envs.batch.illimat import cover, kernels as K, pieces, play, recall, threats
 from card_envs.batch.numpy_random import GEN_SIZE
 from card_envs.core.rewards import rank_returns, score_returns
 from card_envs.games.illimat.cards import HAND_SIZE, NUM_CARDS, NUM_FIELDS, NUM_LUMINARIES
@@ -60,6 +61,8 @@ from card_envs.games.illimat.rules import IllimatState
 # The optional observation pieces: (option, first piece, last piece) in the observation's order.
 PIECES = (("harvest_features", "harvest_cards", "hand_clears"), ("play_features", "plays", "move_plays"),
           ("threat_features", "threats", "move_threats"))
+# The pieces' pending-move columns: (option, the per-card piece, its move piece, rows of each).
+MOVE_COLUMNS = (("play_features", "plays", "move_plays", 11), ("threat_features", "threats", "move_threats", 3))
 
 
 class IllimatBatch(BatchGame):
@@ -105,6 +108,13 @@ class IllimatBatch(BatchGame):
         sl = g.observation_layout.slices
         self._columns = {option: slice(sl[first].start, sl[last].stop) for option, first, last in PIECES
                          if getattr(g, option)}
+        # A seat's pieces, kept until what they read changes (`recall`): the observation's last columns.
+        self._pieces_at = min((c.start for c in self._columns.values()), default=self.observation_size)
+        self._move_columns = [(sl[move].start - self._pieces_at, sl[cards].start - self._pieces_at, rows)
+                              for option, cards, move, rows in MOVE_COLUMNS if getattr(g, option)]
+        self._keys = np.zeros((B, n, recall.KEY), np.int8)
+        self._valid = np.zeros((B, n), np.bool_)
+        self._kept = np.zeros((B, n, self.observation_size - self._pieces_at), np.float32)
 
     # ----- deals and conversions -----------------------------------------------------------------
     def _deal(self, rows: torch.Tensor) -> None:
@@ -252,18 +262,31 @@ class IllimatBatch(BatchGame):
         out = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
         seat = (self.cur if seat is None else seat).numpy()
         K.observe(self.s, self.t, seat, out)
+        if self._columns:
+            self._observe_pieces(seat, out)
+        return torch.from_numpy(out)
+
+    def _observe_pieces(self, seat: np.ndarray, out: np.ndarray) -> None:
+        """The optional pieces: a seat's kept ones where what they read is unchanged (`recall`),
+        the kernels' for the other rows (a seat of -1 skips a row)."""
+        s, t, memo = self.s, self.t, self.memo
+        todo = np.empty(self.batch_size, np.int64)
+        kept = out[:, self._pieces_at:]
+        recall.recall(s, seat, self._keys, self._valid, self._kept, kept, todo)
         harvest, plays = self._columns.get("harvest_features"), self._columns.get("play_features")
         if harvest and plays:
-            pieces.both_pieces(self.s, self.t, seat, self.memo, out[:, harvest], out[:, plays])
+            pieces.both_pieces(s, t, todo, memo, out[:, harvest], out[:, plays])
         elif harvest:
-            pieces.harvest_pieces(self.s, self.t, seat, self.memo, out[:, harvest])
+            pieces.harvest_pieces(s, t, todo, memo, out[:, harvest])
         elif plays:
-            pieces.play_pieces(self.s, self.t, seat, self.memo, out[:, plays])
+            pieces.play_pieces(s, t, todo, memo, out[:, plays])
         threat = self._columns.get("threat_features")
-        if threat and threats.threat_pieces(self.s, self.t, seat, self.memo, out[:, threat]):
+        if threat and threats.threat_pieces(s, t, todo, memo, out[:, threat]):
             raise RuntimeError("illimat_v0's batched engine cannot compute the threat pieces of a field of 64 items "
                                "(its groups need a 65th bit); no game reaches one by play")
-        return torch.from_numpy(out)
+        recall.remember(todo, self._valid, self._kept, kept)
+        for at, cards_at, rows in self._move_columns:
+            recall.move_columns(s, seat, todo, at, cards_at, rows, kept)
 
     def state_tensors(self) -> torch.Tensor:
         """float32[B, state_size]: each game's `state_tensor()` (full information, for centralised

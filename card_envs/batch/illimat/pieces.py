@@ -292,6 +292,8 @@ def harvest_pieces(s, t, seat, memo, out):
     scratch = _scratch()
     x = borrowed(scratch)
     for b in range(out.shape[0]):
+        if seat[b] < 0:  # a row to skip (`recall`: its pieces are kept)
+            continue
         _row(s, t, b, seat[b], memo, x, True, False, out[b], out[b])
     _keep_scratch(scratch)  # scratch lives until here
 
@@ -304,6 +306,8 @@ def play_pieces(s, t, seat, memo, out):
     scratch = _scratch()
     x = borrowed(scratch)
     for b in range(out.shape[0]):
+        if seat[b] < 0:  # a row to skip (`recall`: its pieces are kept)
+            continue
         _row(s, t, b, seat[b], memo, x, False, True, out[b], out[b])
     _keep_scratch(scratch)
 
@@ -315,5 +319,7 @@ def both_pieces(s, t, seat, memo, h_out, p_out):
     scratch = _scratch()
     x = borrowed(scratch)
     for b in range(h_out.shape[0]):
+        if seat[b] < 0:  # a row to skip (`recall`: its pieces are kept)
+            continue
         _row(s, t, b, seat[b], memo, x, True, True, h_out[b], p_out[b])
     _keep_scratch(scratch)

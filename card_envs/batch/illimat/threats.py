@@ -521,5 +521,7 @@ def threat_pieces(s, t, seat, memo, out):
     x = _scratch()
     refused = 0
     for b in range(out.shape[0]):
+        if seat[b] < 0:  # a row to skip (`recall`: its pieces are kept)
+            continue
         refused += _row(s, t, b, seat[b], x, out[b])
     return refused
