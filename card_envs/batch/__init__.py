@@ -157,10 +157,13 @@ B=1024 209,500 (3.0x), B=4096 186,700 (2.7x). A step at B=1024 is about 1.5 us a
 the mask (a harvest's items ask the exact cover, memoised), 1 us for apply and 0.7-1 us for the
 observation (1,480 floats copied as ~20 runs of the feature store); the kernels are not yet fused
 as Dominion's are. With the three observation pieces (``--config '{"harvest_features": true,
-"play_features": true, "threat_features": true}' --batch 256 1024``, load average 5.5): reference
-2,630, B=256 6,420 (2.4x), B=1024 7,880 (3.0x). The pieces dominate: about 36 us an observation
-for the harvest and play pieces and 175-215 us for the threats (0.8 ms on crowded fields), computed
-from scratch for every observation, where the reference keeps its fields' tables in caches.
+"play_features": true, "threat_features": true}' --batch 256 1024``, load average 3.7-4.0):
+reference 2,680, B=256 20,600 (7.8x), B=1024 22,300 (8.3x); 4 players 2,260 and 21,000 at B=1024
+(9.3x). The pieces dominate: about 36 us an observation for the harvest and play pieces and
+175-215 us for the threats (0.8 ms on crowded fields), computed from scratch where what they read
+changed (a game keeps a seat's pieces through a turn's decisions, `illimat.recall`); the
+reference caches its fields' tables by content, across turns and games, and its wrapped env,
+timed after it with warm caches, made 3,290 (2 players) and 3,160 (4).
 """
 
 from __future__ import annotations
