@@ -84,7 +84,7 @@ def test_redealt_games_are_valid_reference_states():
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="no batched engine"):
-        batch.make("illimat_v0", 4)
+        batch.make("high_card_v0", 4)
     with pytest.raises(ValueError, match="backend"):
         batch.make("three_piles_v0", 4, backend="jax")
     with pytest.raises(ValueError, match="num_players"):
