@@ -4,8 +4,9 @@
 Observations (and the privileged critic's inputs) are kept sparse (`SparseRows`: each row's
 non-zero entries and their columns) and made dense a minibatch at a time. Why: they are mostly
 zeros, and dense they were most of a run's memory (Illimat's default 5,000 cloned games, 1.14M
-decisions of 5,808 floats: 13.2 GB in float16, a 14.1 GB peak). Non-zero entries per row, from
-16 games of random play per game (300 steps), observation then full state (`--critic state`):
+decisions of 5,808 floats: 13.2 GB in float16, a 14.1 GB peak; sparse 0.49 GB, a 2.4 GB peak:
+docs/results/illimat_v0.md). Non-zero entries per row, from 16 games of random play per game
+(300 steps), observation then full state (`--critic state`):
 
     three_piles_v0       91 of   816 (11%)         136 of   972 (14%)
     piles_v0             86 of 1,486 (5.8%)        153 of 2,012 (7.6%)
@@ -14,7 +15,8 @@ decisions of 5,808 floats: 13.2 GB in float16, a 14.1 GB peak). Non-zero entries
     illimat_v0          154 of 5,808 (2.7%)        124 of 2,308 (5.4%)   (the three feature pieces on; at most 238)
 
 A float16 entry kept costs 4 bytes (its value and an int16 column) where dense costs 2 a column:
-sparse wins below half the entries non-zero, by 4-37 times on these games. A game whose
+sparse wins below half the entries non-zero, by 4-19 times on these games (27 on the Illimat bot's
+own games, 105 entries a row); the critic's float32 entries cost 6 bytes against 4. A game whose
 observations were dense would still be stored correctly, only not smaller.
 """
 
@@ -217,7 +219,7 @@ class Recorder:
     observations made sparse at once; a game's rows are kept, with their returns, when it ends,
     and `demonstrations` copies the kept rows out step by step, letting go of each step as it
     goes. What it holds stays small: a pool's worker records one task (`TEACHER_CHUNK` games,
-    about 7 MB on Illimat), and even 5,000 Illimat games in one process are about 1 GB."""
+    about 7 MB on Illimat), and even 5,000 Illimat games in one process are 0.87 GB."""
 
     def __init__(self, games_per_step: int, observation_size: int, num_actions: int, critic_size: int | None,
                  scored: bool = False):

@@ -11,11 +11,12 @@ cross-entropy to the teacher's choices, the value head to the result each decisi
 seat that took it (discounted by ``gamma`` per own decision, as PPO's returns are), so that PPO
 starts with a critic that already knows the game. The games are played on every core
 (`teacher_games`: tasks of 32 games, each seeded apart, so the decisions do not depend on the
-number of processes). Their observations are kept in float16 and sparse, made dense a minibatch at
-a time (`card_envs.train.demonstrations`): they are 3-11% non-zero, and Illimat's 5,000 default
-games kept dense in float16 were 13.2 GB of its 14.1 GB peak. Under a time
-limit (``until``: a run's ``--max-minutes``) every process stops its games then, keeping those
-finished: fewer games than asked where they do not fit; the fit (``stop``) ends at a minibatch. A separate
+number of processes). Their observations are kept sparse, in float16 (`card_envs.train.demonstrations`),
+and each minibatch is made dense as the fit reads it, the very values a dense float16 array held:
+observations are 3-11% non-zero, and Illimat's default 5,000 games, kept dense, were 13.2 GB of a
+14.1 GB peak, where sparse they are 0.87 GB and the run peaks at 2.4 GB (docs/results/illimat_v0.md).
+Under a time limit (``until``: a run's ``--max-minutes``) every process stops its games then, keeping
+those finished: fewer games than asked where they do not fit; the fit (``stop``) ends at a minibatch. A separate
 privileged critic (``--critic state``) is fitted the same way on the full state each decision
 was taken in: left at its random start, its advantages undid a Dominion clone within 2M steps
 (0.045 against the teacher, where the same run with the shared-trunk critic stood at 0.475).
