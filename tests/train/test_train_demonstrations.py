@@ -4,13 +4,18 @@ arrays fitted."""
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
 import card_envs
+import card_envs.train.demonstrations
 import card_envs.train.pretrain
 from card_envs.agents import make_policy
 from card_envs.agents.neural import ActorCritic
@@ -141,3 +146,45 @@ def test_a_clone_fitted_from_the_sparse_form_is_the_one_the_dense_arrays_fitted(
     assert all(torch.equal(sparse_weights[name], dense_weights[name]) for name in dense_weights)
     _, one_part = _fitted(game, first, monkeypatch, dense=False)
     assert one_part == _fitted(game, first, monkeypatch, dense=True)[1]
+
+
+JOIN_SCRIPT = """
+import multiprocessing as mp, sys
+import numpy as np
+from card_envs.train.demonstrations import Demonstrations, SparseRows, total_nonzeros
+
+def part(seed):  # a pool task's decisions: 2,000 rows of 1,000 columns, 100 entries each
+    rng = np.random.default_rng(seed)
+    observations = SparseRows(rng.random(200_000).astype(np.float16), rng.integers(0, 1000, 200_000).astype(np.int16),
+                              np.arange(2001, dtype=np.int64) * 100, 1000)
+    return Demonstrations(observations, np.ones((2000, 50), bool), np.zeros(2000, np.int64), np.zeros(2000, np.float32),
+                          None, np.zeros((2000, 50), np.float16), games=1)
+
+def resident():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096
+
+if __name__ == "__main__":
+    with mp.get_context("spawn").Pool(2) as pool:  # unpickled in the pool's result thread, as the teacher's parts are
+        parts = list(pool.imap(part, range(150)))
+    data, rows = sum(p.nbytes for p in parts), sum(len(p) for p in parts)
+    before = resident()
+    nonzeros = total_nonzeros(p.nonzeros() for p in parts)
+    whole = Demonstrations.concatenate((parts.pop(0) for _ in range(len(parts))), rows, (1000, 50, None, True), nonzeros)
+    print(data, before, resident())
+"""
+
+
+def test_joining_the_workers_parts_gives_their_memory_back(tmp_path):
+    # Freed, the parts' many arrays of a few MB stayed in the allocator's heap: the trainer held the
+    # joined copy and the parts' memory both, into the fit and PPO.
+    if card_envs.train.demonstrations._malloc_trim is None:
+        pytest.skip("no malloc_trim (not glibc)")
+    script = tmp_path / "join.py"
+    script.write_text(JOIN_SCRIPT)
+    root = Path(__file__).resolve().parents[2]  # this checkout's card_envs, in the pool's workers too
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=root,
+                         env={**os.environ, "PYTHONPATH": str(root)})
+    assert run.returncode == 0, run.stderr
+    data, before, after = map(int, run.stdout.split())
+    assert data > 150e6 and after - before < 0.3 * data, (data, before, after)

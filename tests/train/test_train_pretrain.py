@@ -170,6 +170,7 @@ def test_recording_holds_a_fraction_of_the_decisions_dense_size():
     # Illimat's observations are large (2,112 floats with the harvest pieces) and mostly zeros:
     # 40 games are about 35 MB of decisions kept dense in float16, 3 MB sparse.
     game = card_envs.make_game("illimat_v0", harvest_features=True)
+    play_teacher(game, make_policy("heuristic", game), games=40, seed=1)  # what 40 games in play hold, then free
     before = _resident_bytes()
     demos = play_teacher(game, make_policy("heuristic", game), games=40, seed=0)
     data = demos.observations.nbytes + demos.masks.nbytes
