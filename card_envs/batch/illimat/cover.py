@@ -54,16 +54,21 @@ def pair_bits(c, d):
     return out
 
 
+@njit(cache=True, inline="always")
+def add_card_total(totals, c):
+    """The totals bitmask once card c joins a full harvest (a Fool 1 or 14: `cards.full_totals`)."""
+    if FOOL_A[c]:
+        return (totals << U1) | (totals << np.uint64(14))
+    return totals << np.uint64(RANK_A[c])
+
+
 @njit(cache=True)
 def full_totals(s, b, p):
     """The totals a full harvest of seat p's whole hand may take (each Fool 1 or 14), as a bitmask."""
     totals = U1
     for c in range(NUM_CARDS):
         if s.loc[b, c] == 2 + p:  # L_HAND + p
-            if FOOL_A[c]:
-                totals = (totals << U1) | (totals << np.uint64(14))
-            else:
-                totals = totals << np.uint64(RANK_A[c])
+            totals = add_card_total(totals, c)
     return totals
 
 

@@ -274,12 +274,9 @@ class IllimatBatch(BatchGame):
         kept = out[:, self._pieces_at:]
         recall.recall(s, seat, self._keys, self._valid, self._kept, kept, todo)
         harvest, plays = self._columns.get("harvest_features"), self._columns.get("play_features")
-        if harvest and plays:
-            pieces.both_pieces(s, t, todo, memo, out[:, harvest], out[:, plays])
-        elif harvest:
-            pieces.harvest_pieces(s, t, todo, memo, out[:, harvest])
-        elif plays:
-            pieces.play_pieces(s, t, todo, memo, out[:, plays])
+        if harvest or plays:  # an unasked piece's output is the asked one's columns, left alone
+            pieces.pieces_rows(s, t, todo, memo, harvest is not None, plays is not None,
+                               out[:, harvest or plays], out[:, plays or harvest])
         threat = self._columns.get("threat_features")
         if threat and threats.threat_pieces(s, t, todo, memo, out[:, threat]):
             raise RuntimeError("illimat_v0's batched engine cannot compute the threat pieces of a field of 64 items "

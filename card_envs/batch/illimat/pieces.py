@@ -286,40 +286,28 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
 
 
 @njit(cache=True)
-def harvest_pieces(s, t, seat, memo, out):
-    """out[b] = `harvest_features(state b, seat[b], HARVEST_VALUES, board)`."""
-    s = borrowed(s)
-    scratch = _scratch()
-    x = borrowed(scratch)
-    for b in range(out.shape[0]):
-        if seat[b] < 0:  # a row to skip (`recall`: its pieces are kept)
-            continue
-        _row(s, t, b, seat[b], memo, x, True, False, out[b], out[b])
-    _keep_scratch(scratch)  # scratch lives until here
-
-
-@njit(cache=True)
-def play_pieces(s, t, seat, memo, out):
-    """out[b] = `play_features(state b, seat[b], unseen, board)` (memo: unused, the signature of
-    the others)."""
-    s = borrowed(s)
-    scratch = _scratch()
-    x = borrowed(scratch)
-    for b in range(out.shape[0]):
-        if seat[b] < 0:  # a row to skip (`recall`: its pieces are kept)
-            continue
-        _row(s, t, b, seat[b], memo, x, False, True, out[b], out[b])
-    _keep_scratch(scratch)
-
-
-@njit(cache=True)
-def both_pieces(s, t, seat, memo, h_out, p_out):
-    """`harvest_pieces` and `play_pieces` at once, each field's groups searched once for both."""
+def pieces_rows(s, t, seat, memo, harvest, play, h_out, p_out):
+    """The pieces asked (harvest, play) of each row's seat into h_out[b], p_out[b]; a seat of -1
+    skips its row (`recall`: its pieces are kept). Each field's groups are searched once for both."""
     s = borrowed(s)
     scratch = _scratch()
     x = borrowed(scratch)
     for b in range(h_out.shape[0]):
-        if seat[b] < 0:  # a row to skip (`recall`: its pieces are kept)
-            continue
-        _row(s, t, b, seat[b], memo, x, True, True, h_out[b], p_out[b])
-    _keep_scratch(scratch)
+        if seat[b] >= 0:
+            _row(s, t, b, seat[b], memo, x, harvest, play, h_out[b], p_out[b])
+    _keep_scratch(scratch)  # scratch lives until here
+
+
+def harvest_pieces(s, t, seat, memo, out):
+    """out[b] = `harvest_features(state b, seat[b], HARVEST_VALUES, board)`."""
+    pieces_rows(s, t, seat, memo, True, False, out, out)
+
+
+def play_pieces(s, t, seat, memo, out):
+    """out[b] = `play_features(state b, seat[b], unseen, board)`."""
+    pieces_rows(s, t, seat, memo, False, True, out, out)
+
+
+def both_pieces(s, t, seat, memo, h_out, p_out):
+    """`harvest_pieces` and `play_pieces` at once, each field's groups searched once for both."""
+    pieces_rows(s, t, seat, memo, True, True, h_out, p_out)

@@ -38,8 +38,8 @@ def partner_allowed(s, b):
 
 
 @njit(cache=True)
-def can_harvest(s, t, b, c, f):
-    reach, multi = C.field_sums(s, t, b, f)
+def can_harvest(s, b, c, f, reach, multi):
+    """Card c harvests something in field f, whose sums are reach, multi (`cover.field_sums`)."""
     bits = reach | multi
     if bits & C.harvest_bits(c):
         return True
@@ -51,10 +51,9 @@ def can_harvest(s, t, b, c, f):
 
 
 @njit(cache=True)
-def stockpile_values(s, t, b, c, f):
-    """Bitmask of the stockpile values reachable with active card c in field f, given a passive
-    card of that value in the rest of the hand."""
-    reach, multi = C.field_sums(s, t, b, f)
+def stockpile_values(s, b, c, reach, multi):
+    """Bitmask of the stockpile values reachable with active card c in a field of these sums,
+    given a passive card of that value in the rest of the hand."""
     va = RANK_A[c]  # ACTIVE_VALUE: an active Fool counts 1
     out = C.U0
     for d in range(NUM_CARDS):
@@ -87,11 +86,7 @@ def full_move_totals(s, b):
     """full_totals of the pending full harvest's cards (`m_full`)."""
     totals = C.U1
     for i in range(s.m_full_len[b]):
-        c = s.m_full[b, i]
-        if FOOL_A[c]:
-            totals = (totals << C.U1) | (totals << np.uint64(14))
-        else:
-            totals = totals << np.uint64(RANK_A[c])
+        totals = C.add_card_total(totals, s.m_full[b, i])
     return totals
 
 
@@ -142,16 +137,21 @@ def legal_row(s, t, b, memo, row):
         else:
             c = s.m_card[b]
             for f in range(NUM_FIELDS):
-                if season(s, b, f) != AUTUMN or can_harvest(s, t, b, c, f) or stockpile_values(s, t, b, c, f):
+                if season(s, b, f) != AUTUMN:
+                    row[FIELD0 + f] = True
+                    continue
+                reach, multi = C.field_sums(s, t, b, f)
+                if can_harvest(s, b, c, f, reach, multi) or stockpile_values(s, b, c, reach, multi):
                     row[FIELD0 + f] = True
     elif d == ACTION:
         c, f = s.m_card[b], s.m_field[b]
         se = season(s, b, f)
         if se != AUTUMN:
             row[SOW] = True
-        if harvest_allowed(s, b, f) and can_harvest(s, t, b, c, f):
+        reach, multi = C.field_sums(s, t, b, f)
+        if harvest_allowed(s, b, f) and can_harvest(s, b, c, f, reach, multi):
             row[HARVEST] = True
-        if se != SPRING and stockpile_values(s, t, b, c, f):
+        if se != SPRING and stockpile_values(s, b, c, reach, multi):
             row[STOCKPILE] = True
     elif d == PARTNER:
         c = s.m_card[b]
@@ -164,10 +164,10 @@ def legal_row(s, t, b, memo, row):
         if bits & C.harvest_bits(c):
             row[DONE] = True
     elif d == VALUE:
+        reach, multi = C.field_sums(s, t, b, s.m_field[b])
         if s.m_action[b] == STOCKPILE:
-            values = stockpile_values(s, t, b, s.m_card[b], s.m_field[b])
+            values = stockpile_values(s, b, s.m_card[b], reach, multi)
         else:
-            reach, multi = C.field_sums(s, t, b, s.m_field[b])
             values = (reach | multi) & _values(s, b)
         for v in range(1, MAX_VALUE + 1):
             if C.has(values, v):
