@@ -81,7 +81,8 @@ def assert_illegal_actions_refused(env) -> None:
 # the same kernels at once; one group per file keeps a file on one worker (`--dist loadgroup`).
 NUMBA_COMPILING = ("dominion/test_batch.py", "split_the_hoard/test_batch.py", "three_piles/test_batch.py",
                    "piles/test_batch.py", "dominion/test_act_batch.py", "split_the_hoard/test_act_batch.py",
-                   "envs/test_numpy_random.py", "illimat/test_batch.py", "illimat/test_batch_pieces.py")
+                   "envs/test_numpy_random.py", "illimat/test_batch.py", "illimat/test_batch_pieces.py",
+                   "illimat/test_act_batch.py")
 TESTS = Path(__file__).resolve().parent
 
 

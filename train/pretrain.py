@@ -132,7 +132,11 @@ def check_scored_teacher(teacher, name: str) -> None:
 def teacher_scores(teacher, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The teacher's choices (as ``act_batch`` makes them, drawing on ``rng`` alike) and its
-    float32 [rows, A] score of each legal action (-inf: unscored), from its ``action_scores``."""
+    float32 [rows, A] score of each legal action (-inf: unscored), from its ``action_scores``
+    (``action_scores_batch`` where it has one: Illimat's, compiled)."""
+    if callable(getattr(teacher, "action_scores_batch", None)):
+        chosen, scores = teacher.action_scores_batch(observations, masks, rng)
+        return np.asarray(chosen, np.int64), np.asarray(scores, np.float32)
     chosen, scores = zip(*(teacher.action_scores(o, m, rng) for o, m in zip(observations, masks)))
     return np.array(chosen, np.int64), np.stack(scores)
 

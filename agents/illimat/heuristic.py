@@ -41,6 +41,7 @@ from math import comb
 
 import numpy as np
 
+from card_envs.agents.illimat import batch as compiled
 from card_envs.agents.policy import Policy
 from card_envs.core.cards import RANK, SUIT
 from card_envs.games.illimat.cards import (
@@ -194,6 +195,21 @@ class IllimatHeuristic(Policy):
             if action in legal_set:
                 return action
         return DONE if DONE in legal_set and decision == ITEMS else legal[0]
+
+    def act_batch(self, observations, action_masks, rng) -> np.ndarray:
+        """`act` on every row, compiled with numba (agents/illimat/batch.py); `act` per row for a
+        subclass (its overrides have no compiled twin)."""
+        if type(self) not in (IllimatHeuristic, IllimatLookahead):
+            return super().act_batch(observations, action_masks, rng)
+        return compiled.act_batch(self, observations, action_masks, rng, type(self) is IllimatLookahead)
+
+    def action_scores_batch(self, observations, action_masks, rng) -> tuple[np.ndarray, np.ndarray]:
+        """`action_scores` of every row: (int64 [B] actions, float32 [B, A] scores), compiled as
+        `act_batch` is."""
+        if type(self) not in (IllimatHeuristic, IllimatLookahead):
+            chosen, scores = zip(*(self.action_scores(o, m, rng) for o, m in zip(observations, action_masks)))
+            return np.array(chosen, np.int64), np.stack(scores)
+        return compiled.act_batch(self, observations, action_masks, rng, type(self) is IllimatLookahead, scored=True)
 
     def action_scores(self, observation, action_mask, rng) -> tuple[int, np.ndarray]:
         """(the action `act` takes, float32[A] scores of the legal actions): an action's score is
