@@ -122,6 +122,7 @@ class BatchGames:
         from card_envs import batch
 
         self.engine = batch.make(env_id, num_games, seed=seed, auto_forced=True, **config)
+        self.num_games = num_games
         self._last = self.engine.observe()
 
     def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

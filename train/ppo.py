@@ -75,7 +75,7 @@ import card_envs
 from card_envs.agents import policy_names
 from card_envs.agents.neural import active_columns, load_checkpoint
 from card_envs.evaluate.report import check_writable
-from card_envs.train.acting import Rollout, make_actor, make_network, torch_dtype, warm_up
+from card_envs.train.acting import Rollout, game_engine, make_actor, make_network, torch_dtype, warm_up
 from card_envs.train.checkpoints import Checkpoints, resumed_args
 from card_envs.train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     EvalProcess, Evaluations, elo_ratings, games_per_deal)
@@ -408,7 +408,7 @@ class Trainer(Checkpoints, Evaluations):
         fitting = lambda: stopping() or time.perf_counter() >= self.plan.cloning  # noqa: E731
         parts = [teacher_games(args.env_id, args.env_config, args.teacher, args.pretrain_games, args.seed, args.gamma,
                                workers_for(args.pretrain_games), args.progress, stopping, **self._recorded(),
-                               until=self.plan.wall(self.plan.teacher_games))]
+                               until=self.plan.wall(self.plan.teacher_games), engine=self._engine())]
         if stopping():
             self.trained_seconds = self.seconds_before  # its games are dropped: so is their time
             return
@@ -429,6 +429,10 @@ class Trainer(Checkpoints, Evaluations):
         self.cloned = True
         self._tick()
 
+    def _engine(self) -> str:
+        """The engine of the teacher's and the clone's games: the run's (``--engine``)."""
+        return game_engine(self.args.env_id, self.args.engine, self.args.env_config)
+
     def _recorded(self) -> dict[str, bool]:
         """What the teacher's and the clone's games keep beside each decision, the same for every
         part (a refit reads them as one): the privileged critic's inputs, the teacher's scores."""
@@ -441,7 +445,7 @@ class Trainer(Checkpoints, Evaluations):
         demos, record = student_games(
             args.env_id, args.env_config, args.teacher, self.network_spec(), args.opponents, args.dagger_games,
             int(np.random.SeedSequence([args.seed, round_]).generate_state(1)[0]), args.gamma,
-            workers_for(args.dagger_games), args.progress, stopping, **self._recorded())
+            workers_for(args.dagger_games), args.progress, stopping, **self._recorded(), engine=self._engine())
         parts.append(demos)
         history = self._fit_parts(parts, args.dagger_epochs, stopping, writer, history)
         if writer is not None and record.results:

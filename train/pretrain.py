@@ -55,7 +55,7 @@ from card_envs.agents import make_policy
 from card_envs.agents.neural import ActorCritic, NeuralPolicy, network_from_checkpoint
 from card_envs.evaluate.runner import available_cores, start_pool_worker
 from card_envs.vector import VectorGames
-from card_envs.train.acting import critic_inputs, critic_size
+from card_envs.train.acting import BatchGames, critic_inputs, critic_size
 from card_envs.train.demonstrations import Demonstrations, Recorder, Rows, total_nonzeros
 from card_envs.train.policy_terms import mask_offsets
 
@@ -68,6 +68,7 @@ PARALLEL_GAMES = 64  # games stepped together while the teacher plays (it acts o
 # in play (a task's 32 games in step all end at about the same time: cut, it kept none). Scripted
 # teachers play as fast either way, and the games are dealt from the same seeds, in another order.
 TIMED_PARALLEL_GAMES = 4
+GamesOn = Callable[[int, int], "VectorGames | BatchGames"]  # (num_games, seed) -> the games stepped together
 TEACHER_CHUNK = 32  # games per task when the teacher's games are shared out between processes
 
 
@@ -77,15 +78,15 @@ def never() -> bool:
 
 def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progress: bool = False,
                  stop: Callable[[], bool] = never, privileged: bool = False, scored: bool = False,
-                 parallel: int = PARALLEL_GAMES) -> Demonstrations:
+                 parallel: int = PARALLEL_GAMES, games_on: GamesOn | None = None) -> Demonstrations:
     """``games`` games of ``teacher`` in every seat; the decisions with a choice, in the order
     they were taken. ``privileged`` keeps each decision's critic inputs too (the full state and
     the seat); ``scored``, the teacher's score of each action (`teacher_scores`). ``stop()`` true
     ends it early with the games finished so far (Ctrl-C, a time limit); ``parallel`` games are
-    stepped together."""
+    stepped together, by ``games_on(num_games, seed)`` (`VectorGames` of ``game`` by default)."""
     with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
         return _record_games(game, teacher, games, seed, gamma, stop, privileged, scored, bar=bar,
-                             parallel=parallel)[0]
+                             parallel=parallel, games_on=games_on)[0]
 
 
 @dataclass
@@ -113,12 +114,13 @@ class StudentRecord:
 
 def play_student(game, student, teacher, opponent, games: int, seed: int, gamma: float = 1.0,
                  stop: Callable[[], bool] = never, privileged: bool = False, scored: bool = False,
-                 parallel: int = PARALLEL_GAMES) -> tuple[Demonstrations, StudentRecord]:
+                 parallel: int = PARALLEL_GAMES, games_on: GamesOn | None = None
+                 ) -> tuple[Demonstrations, StudentRecord]:
     """``games`` games of ``student`` against ``opponent`` in every other seat, the student's seat
     moving round the table from one game to the next in each slot; the student's decisions with a
     choice, each labelled with the choice ``teacher`` makes there (DAgger), and how it did."""
     return _record_games(game, teacher, games, seed, gamma, stop, privileged, scored, student, opponent,
-                         parallel=parallel)
+                         parallel=parallel, games_on=games_on)
 
 
 def check_scored_teacher(teacher, name: str) -> None:
@@ -143,11 +145,13 @@ def teacher_scores(teacher, observations: np.ndarray, masks: np.ndarray, rng: np
 
 def _record_games(game, teacher, games: int, seed: int, gamma: float, stop: Callable[[], bool], privileged: bool,
                   scored: bool = False, student=None, opponent=None, bar: tqdm | None = None,
-                  parallel: int = PARALLEL_GAMES) -> tuple[Demonstrations, StudentRecord]:
+                  parallel: int = PARALLEL_GAMES, games_on: GamesOn | None = None
+                  ) -> tuple[Demonstrations, StudentRecord]:
     """`play_teacher` (no ``student``: the teacher in every seat, each of its decisions kept) and
     `play_student` (the student's decisions alone, each labelled with the teacher's choice)."""
     rng = np.random.default_rng(seed)
-    vector = VectorGames(game, min(games, parallel), seed=int(rng.integers(2**63)))
+    games_on = games_on or (lambda num_games, seed: VectorGames(game, num_games, seed=seed))
+    vector = games_on(min(games, parallel), int(rng.integers(2**63)))
     n = vector.num_games
     recorder = Recorder(n, game.observation_size, game.num_actions, critic_size(game, "state") if privileged else None,
                         scored)
@@ -194,14 +198,16 @@ def _record_games(game, teacher, games: int, seed: int, gamma: float, stop: Call
 
 def teacher_games(env_id: str, env_config: dict[str, Any], teacher: str, games: int, seed: int,
                   gamma: float = 1.0, workers: int = 1, progress: bool = False, stop: Callable[[], bool] = never,
-                  privileged: bool = False, scored: bool = False, until: float = math.inf) -> Demonstrations:
+                  privileged: bool = False, scored: bool = False, until: float = math.inf,
+                  engine: str = "reference") -> Demonstrations:
     """`play_teacher` by tasks of `TEACHER_CHUNK` games, task k seeded by (seed, k), played by
     ``workers`` processes (``teacher`` is a policy spec, as ``--teacher`` takes it): the same
     demonstrations whatever the number of workers, in task order (``games`` says how many games
     they hold). ``stop()`` true keeps the tasks finished so far (and, in one process, the games
     finished in the task in progress); at ``until`` (a `time.time`), every process stops its task
-    in progress, keeping the games it finished."""
-    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored, until=until)
+    in progress, keeping the games it finished. ``engine`` "batch" plays them on the game's batched
+    engine (the same rules and observations; other deals)."""
+    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored, until=until, engine=engine)
     parts = _play_tasks(setup, _tasks(games, seed), workers, progress, stop, "teacher games")
     return _joined(setup, parts)
 
@@ -209,11 +215,12 @@ def teacher_games(env_id: str, env_config: dict[str, Any], teacher: str, games: 
 def student_games(env_id: str, env_config: dict[str, Any], teacher: str, student: dict[str, Any],
                   opponents: Sequence[str], games: int, seed: int, gamma: float = 1.0, workers: int = 1,
                   progress: bool = False, stop: Callable[[], bool] = never, privileged: bool = False,
-                  scored: bool = False, until: float = math.inf) -> tuple[Demonstrations, StudentRecord]:
+                  scored: bool = False, until: float = math.inf, engine: str = "reference"
+                  ) -> tuple[Demonstrations, StudentRecord]:
     """`play_student` by tasks, as `teacher_games`: ``student`` is the network as
     `card_envs.agents.neural.network_from_checkpoint` takes it, playing greedily; task k plays against
     ``opponents[k % len(opponents)]`` and is seeded by ``seed`` (give each round its own) and k."""
-    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored, student, tuple(opponents), until)
+    setup = _Setup(env_id, env_config, teacher, gamma, privileged, scored, student, tuple(opponents), until, engine)
     parts = _play_tasks(setup, _tasks(games, seed), workers, progress, stop, "student games")
     return _joined(setup, [demos for demos, _ in parts]), StudentRecord.merge(record for _, record in parts)
 
@@ -243,6 +250,7 @@ class _Setup:
     student: dict[str, Any] | None = None
     opponents: tuple[str, ...] = ()
     until: float = math.inf  # a time.time() at which every process ends its games (a time limit)
+    engine: str = "reference"  # the games' engine: "reference" or "batch" (`acting.game_engine`)
 
     def out_of_time(self) -> bool:
         return time.time() >= self.until
@@ -311,10 +319,16 @@ class _Games:
         parallel = PARALLEL_GAMES if math.isinf(setup.until) else TIMED_PARALLEL_GAMES
         if self.student is None:
             return play_teacher(self.game, self.teacher, games, seed, setup.gamma, stop=stop,
-                                privileged=setup.privileged, scored=setup.scored, parallel=parallel)
+                                privileged=setup.privileged, scored=setup.scored, parallel=parallel,
+                                games_on=self._games_on)
         return play_student(self.game, self.student, self.teacher, self.opponents[index % len(self.opponents)],
                             games, seed, setup.gamma, stop=stop, privileged=setup.privileged, scored=setup.scored,
-                            parallel=parallel)
+                            parallel=parallel, games_on=self._games_on)
+
+    def _games_on(self, num_games: int, seed: int):
+        if self.setup.engine == "batch":
+            return BatchGames(self.setup.env_id, self.setup.env_config, num_games, seed)
+        return VectorGames(self.game, num_games, seed=seed)
 
 
 _WORKER_GAMES: _Games | None = None

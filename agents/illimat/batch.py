@@ -9,8 +9,8 @@ cards split as `_read` splits them), the same plans listed in the same order wit
 scores (sums in the same order, `math.comb` ratios as exact integers divided once), sorted stably
 as Python sorts them, and the same move taken; `action_scores` from the same plans. The group
 searches are the batched engine's (card_envs/batch/illimat/groups.py, threats.py), proven bit for
-bit against the reference's by its tests. Python caches a turn's plans; the kernel lists them
-again at each decision, from the same observation, to the same answer.
+bit against the reference's by its tests. A turn's plans are kept as Python keeps them, by the
+observation before its decision pieces and the turn flags (`kernel.plan_cache`, per agent).
 
 Where `act` raises (no hand card to give, a claim with a non-card legal action), the kernel answers
 `ERROR` and `act` runs on that row to raise its own error. Without numba (the train and batch
@@ -50,12 +50,13 @@ def act_batch(policy, observations, action_masks, rng, lookahead: bool, scored: 
         return (actions, np.stack([s for _, s in rows]).astype(np.float32)) if scored else actions
     if not _SCRATCH:
         _SCRATCH.extend((kernel.row_scratch(), kernel.union_scratch()))
-    at = policy.__dict__.get("_offsets")
-    if at is None:
-        at = policy._offsets = kernel.offsets(policy.layout)
+    if "_compiled" not in policy.__dict__:  # the observation's offsets and the agent's turns' plans
+        at = kernel.offsets(policy.layout)
+        policy._compiled = (at, kernel.plan_cache(at))
+    at, cache = policy._compiled
     actions = np.empty(len(legal), np.int64)
     scores = np.full((len(legal) if scored else 0, NUM_ACTIONS), -np.inf, np.float32)
-    kernel.decide_rows(observations, legal, at, lookahead, scored, *_SCRATCH, actions, scores)
+    kernel.decide_rows(observations, legal, at, lookahead, scored, *_SCRATCH, cache, actions, scores)
     for i in np.flatnonzero(actions == kernel.ERROR):  # no answer by the rules: `act` raises its error here
         policy.act(observations[i], legal[i], rng)
         raise RuntimeError(f"row {i}: the compiled agent found no answer where {policy.name}.act found one")

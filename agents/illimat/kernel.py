@@ -70,6 +70,23 @@ def row_scratch() -> Row:
                np.zeros(F, b1), np.zeros(F, i8))
 
 
+# Turns' plans, kept as Python's `_turns` keeps them: by the observation before its decision pieces
+# and the turn flags (unchanged while a move is chosen over several decisions), in a direct-mapped
+# table checked entry by entry, so that a turn's later decisions read its plans instead of listing
+# them again. Plans already sorted; a turn with more than CACHED_PLANS plans is listed every time.
+PlanCache = namedtuple("PlanCache", "keys filled count look card field action partner value mask")
+CACHE_SLOTS = 1024
+CACHED_PLANS = 256
+
+
+def plan_cache(at: np.ndarray) -> PlanCache:
+    """An empty cache for observations whose decision pieces start at at[A_DECISION]."""
+    K, P, i8 = CACHE_SLOTS, CACHED_PLANS, np.int64
+    return PlanCache(np.zeros((K, at[A_DECISION] + 3), np.float32), np.zeros(K, np.bool_), np.zeros(K, i8),
+                     np.empty((K, P), np.float64), np.empty((K, P), i8), np.empty((K, P), i8), np.empty((K, P), i8),
+                     np.empty((K, P), i8), np.empty((K, P), i8), np.empty((K, P), np.uint64))
+
+
 def union_scratch():
     """threats.Scratch whose group buffers hold a Union pair's search (`BIG_GROUPS` groups of up to
     28 items)."""
@@ -286,6 +303,50 @@ def _list_plans(x, xu, lookahead):
     x.order[:P] = order
 
 
+@njit(cache=True)
+def _plans_of(o, at, x, xu, lookahead, cache):
+    """The turn's plans in x (listed by `_list_plans`, or read from ``cache``)."""
+    if x.ints[R_PLANS] >= 0:
+        return
+    start, turn = at[A_DECISION], at[A_TURN]
+    h = np.uint64(14695981039346656037)  # FNV-1a over the key's float32 bits
+    bits = o.view(np.uint32)
+    for i in range(start):
+        h = (h ^ np.uint64(bits[i])) * np.uint64(1099511628211)
+    for i in range(3):
+        h = (h ^ np.uint64(bits[turn + i])) * np.uint64(1099511628211)
+    slot = h % np.uint64(cache.filled.shape[0])
+    key = cache.keys[slot]
+    same = cache.filled[slot]
+    for i in range(start):
+        if not same:
+            break
+        same = key[i] == o[i]
+    for i in range(3):
+        same = same and key[start + i] == o[turn + i]
+    if same:
+        P = cache.count[slot]
+        for k in range(P):
+            x.p_look[k], x.p_card[k], x.p_field[k] = cache.look[slot, k], cache.card[slot, k], cache.field[slot, k]
+            x.p_action[k], x.p_partner[k] = cache.action[slot, k], cache.partner[slot, k]
+            x.p_value[k], x.p_mask[k], x.order[k] = cache.value[slot, k], cache.mask[slot, k], k
+        x.ints[R_PLANS] = P
+        return
+    _list_plans(x, xu, lookahead)
+    P = x.ints[R_PLANS]
+    cache.filled[slot] = P <= cache.look.shape[1]
+    if not cache.filled[slot]:
+        return
+    key[:start] = o[:start]
+    key[start:] = o[turn:turn + 3]
+    cache.count[slot] = P
+    for k in range(P):
+        j = x.order[k]
+        cache.look[slot, k], cache.card[slot, k], cache.field[slot, k] = x.p_look[j], x.p_card[j], x.p_field[j]
+        cache.action[slot, k], cache.partner[slot, k] = x.p_action[j], x.p_partner[j]
+        cache.value[slot, k], cache.mask[slot, k] = x.p_value[j], x.p_mask[j]
+
+
 # ----- lookahead's threat (`_board_after`, `_threat`) ---------------------------------------------
 @njit(cache=True)
 def _table(x, xu, g, codes, weights, n):
@@ -434,7 +495,7 @@ def _next_action(x, decision, j):
 
 # ----- acting (`act`, `action_scores`) -------------------------------------------------------------
 @njit(cache=True)
-def _act(o, legal, at, x, xu, lookahead, decision):
+def _act(o, legal, at, x, xu, lookahead, cache, decision):
     first, count = -1, 0
     for a in range(legal.shape[0]):
         if legal[a]:
@@ -476,8 +537,7 @@ def _act(o, legal, at, x, xu, lookahead, decision):
         if first >= NUM_CARDS:  # no card to play
             return RAKE_SOW if legal[RAKE_SOW] else first
     chosen, field, action, value = _move(o, at, x)
-    if x.ints[R_PLANS] < 0:
-        _list_plans(x, xu, lookahead)
+    _plans_of(o, at, x, xu, lookahead, cache)
     for k in range(x.ints[R_PLANS]):
         j = x.order[k]
         if _consistent(x, j, chosen, field, action, value):
@@ -502,12 +562,11 @@ def _least_hand_card(x, by_rank):
 
 
 @njit(cache=True)
-def _scores(o, legal, at, x, xu, lookahead, decision, chosen_action, out):
+def _scores(o, legal, at, x, xu, lookahead, cache, decision, chosen_action, out):
     """`action_scores`' scores into out (float32, -inf to start with)."""
     if decision <= ITEMS:  # PLANNED: turn, field, action, partner, value, items
         chosen, field, action, value = _move(o, at, x)
-        if x.ints[R_PLANS] < 0:
-            _list_plans(x, xu, lookahead)
+        _plans_of(o, at, x, xu, lookahead, cache)
         for k in range(x.ints[R_PLANS]):
             j = x.order[k]
             if _consistent(x, j, chosen, field, action, value):
@@ -520,13 +579,14 @@ def _scores(o, legal, at, x, xu, lookahead, decision, chosen_action, out):
 
 
 @njit(cache=True)
-def decide_rows(observations, legal, at, lookahead, scored, x, xu, actions, scores):
-    """`act` (and with ``scored``, `action_scores`) of every row into actions (and scores)."""
+def decide_rows(observations, legal, at, lookahead, scored, x, xu, cache, actions, scores):
+    """`act` (and with ``scored``, `action_scores`) of every row into actions (and scores); ``cache``:
+    `plan_cache`, kept between calls (the agent's own: its plans are its kind's)."""
     for r in range(observations.shape[0]):
         o = observations[r]
         _read(o, at, x)
         decision = _first_max(o, at[A_DECISION], NUM_DECISION_KINDS, False)
-        a = _act(o, legal[r], at, x, xu, lookahead, decision)
+        a = _act(o, legal[r], at, x, xu, lookahead, cache, decision)
         actions[r] = a
         if scored and a != ERROR:
-            _scores(o, legal[r], at, x, xu, lookahead, decision, a, scores[r])
+            _scores(o, legal[r], at, x, xu, lookahead, cache, decision, a, scores[r])

@@ -14,6 +14,7 @@ import pytest
 import torch
 
 import card_envs
+from card_envs import batch
 from card_envs.agents import make_policy
 from card_envs.agents.neural import ActorCritic
 from card_envs.train.acting import critic_size
@@ -64,6 +65,30 @@ def test_the_teachers_games_are_the_same_whatever_the_number_of_processes():
     last = play_teacher(game, make_policy("heuristic", game), 5, last_seed)
     assert np.array_equal(one.observations.toarray()[-len(last):], last.observations.toarray())
     assert np.array_equal(one.actions[-len(last):], last.actions)
+
+
+@pytest.mark.skipif(not batch.has_numba(), reason="numba not installed")
+@pytest.mark.parametrize("env_id, config", [("three_piles_v0", {}), ("illimat_v0", {"threat_features": True})])
+def test_the_teachers_games_on_the_batched_engine_are_recorded_alike(env_id, config):
+    """``engine="batch"`` (the trainer's with the batched engine) plays the teacher's games there:
+    each recorded decision is the teacher's answer to the recorded view, with its scores where kept,
+    the same whatever the number of processes."""
+    games = TEACHER_CHUNK + 3
+    scored = env_id == "illimat_v0"
+    one = teacher_games(env_id, config, "heuristic", games, seed=4, scored=scored, engine="batch")
+    two = teacher_games(env_id, config, "heuristic", games, seed=4, workers=2, scored=scored, engine="batch")
+    assert one.games == games and len(one) > games * 10
+    for a, b in zip(one._arrays(), two._arrays()):
+        assert (a is None and b is None) or (a.dtype == b.dtype and np.array_equal(a, b))
+    game = card_envs.make_game(env_id, **config)
+    teacher = make_policy("heuristic", game)
+    observations, masks = one.observations.toarray().astype(np.float32), one.masks.astype(np.int8)
+    if scored:
+        chosen, scores = teacher.action_scores_batch(observations, masks, np.random.default_rng(0))
+        np.testing.assert_array_equal(one.scores, scores.astype(one.scores.dtype))
+    else:
+        chosen = teacher.act_batch(observations, masks, np.random.default_rng(0))
+    assert (chosen == one.actions).all()
 
 
 def test_the_teachers_games_stop_when_asked_keeping_the_finished_tasks(monkeypatch):
