@@ -4,7 +4,7 @@
 
 
 The batched engines (`card_envs.batch`) and the scripted agents' ``act_batch`` (3 Piles, Split the
-Hoard, Dominion) are numba kernels compiled with ``cache=True``: their first use on a fresh install
+Hoard, Dominion, Illimat) are numba kernels compiled with ``cache=True``: their first use on a fresh install
 compiles them (3 Piles about 10 s, Split the Hoard and Dominion a few minutes on a busy 2-core
 machine) and numba writes the result to its cache, ``__pycache__`` beside each kernel's module (or
 the folder ``NUMBA_CACHE_DIR`` names); every later process loads them from there in a second or two.

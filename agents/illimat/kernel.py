@@ -108,14 +108,20 @@ def _value(x):
 
 
 @njit(cache=True)
+def _cards_in(o, start, out):
+    """The cards whose entries o[start + card] are non-zero, ascending, into out; their number."""
+    k = 0
+    for c in range(NUM_CARDS):
+        if o[start + c] != 0:
+            out[k] = c
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def _read(o, at, x):
     C = NUM_CARDS
-    nh = 0
-    for c in range(C):
-        if o[at[A_HAND] + c] != 0:
-            x.hand[nh] = c
-            nh += 1
-    x.ints[R_NH] = nh
+    x.ints[R_NH] = _cards_in(o, at[A_HAND], x.hand)
     values = np.empty(C, np.int64)
     for f in range(NUM_FIELDS):
         base = f * C
@@ -171,12 +177,7 @@ def _read(o, at, x):
             if o[at[A_LUM_UP] + f * NUM_LUMINARIES + L] != 0:
                 x.lum_field[L] = f
                 break
-    nu = 0
-    for c in range(C):
-        if o[at[A_UNSEEN] + c] != 0:
-            x.unseen[nu] = c
-            nu += 1
-    x.ints[R_NU] = nu
+    x.ints[R_NU] = _cards_in(o, at[A_UNSEEN], x.unseen)
     x.ints[R_NEXT] = _value(o[at[A_HAND_SIZES] + 1] * 4)
     x.ints[R_OKUS] = o[at[A_OKUS]] > 0
     x.ints[R_TURN0] = o[at[A_TURN]] != 0
