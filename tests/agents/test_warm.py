@@ -30,7 +30,7 @@ def fresh(monkeypatch):
 def test_the_compiled_agents_are_found():
     assert compiled_agents(card_envs.make_game("three_piles_v0")) == ["heuristic"]
     assert compiled_agents(card_envs.make_game("piles_v0")) == []  # its heuristic is Python
-    assert compiled_agents(card_envs.make_game("illimat_v0")) == []
+    assert compiled_agents(card_envs.make_game("illimat_v0")) == ["heuristic", "lookahead"]
 
 
 def test_it_says_compiling_as_numba_compiles_and_how_long_it_took(monkeypatch, fresh):
