@@ -496,6 +496,28 @@ def _next_action(x, decision, j):
 
 # ----- acting (`act`, `action_scores`) -------------------------------------------------------------
 @njit(cache=True)
+def _follow_plans(o, legal, at, x, xu, lookahead, cache, decision, out):
+    """The next action of the best plan consistent with the move chosen so far (-1 where there is
+    none or that action is not legal). With ``out`` not empty (`action_scores`), each consistent
+    plan's next legal action is given the plan's score, the best plan's where several lead to it."""
+    chosen, field, action, value = _move(o, at, x)
+    _plans_of(o, at, x, xu, lookahead, cache)
+    best = -2
+    for k in range(x.ints[R_PLANS]):
+        j = x.order[k]
+        if _consistent(x, j, chosen, field, action, value):
+            a = _next_action(x, decision, j)
+            is_legal = 0 <= a < legal.shape[0] and legal[a]
+            if best == -2:
+                best = a if is_legal else -1
+            if out.shape[0] == 0:
+                break
+            if is_legal and out[a] == -np.inf:
+                out[a] = np.float32(x.p_look[j])
+    return max(best, -1)
+
+
+@njit(cache=True)
 def _act(o, legal, at, x, xu, lookahead, cache, decision):
     first, count = -1, 0
     for a in range(legal.shape[0]):
@@ -537,15 +559,9 @@ def _act(o, legal, at, x, xu, lookahead, cache, decision):
                 return SWAP
         if first >= NUM_CARDS:  # no card to play
             return RAKE_SOW if legal[RAKE_SOW] else first
-    chosen, field, action, value = _move(o, at, x)
-    _plans_of(o, at, x, xu, lookahead, cache)
-    for k in range(x.ints[R_PLANS]):
-        j = x.order[k]
-        if _consistent(x, j, chosen, field, action, value):
-            a = _next_action(x, decision, j)
-            if 0 <= a < legal.shape[0] and legal[a]:
-                return a
-            break
+    a = _follow_plans(o, legal, at, x, xu, lookahead, cache, decision, np.empty(0, np.float32))
+    if a >= 0:
+        return a
     return DONE if legal[DONE] and decision == ITEMS else first
 
 
@@ -566,14 +582,7 @@ def _least_hand_card(x, by_rank):
 def _scores(o, legal, at, x, xu, lookahead, cache, decision, chosen_action, out):
     """`action_scores`' scores into out (float32, -inf to start with)."""
     if decision <= ITEMS:  # PLANNED: turn, field, action, partner, value, items
-        chosen, field, action, value = _move(o, at, x)
-        _plans_of(o, at, x, xu, lookahead, cache)
-        for k in range(x.ints[R_PLANS]):
-            j = x.order[k]
-            if _consistent(x, j, chosen, field, action, value):
-                a = _next_action(x, decision, j)
-                if 0 <= a < legal.shape[0] and legal[a] and out[a] == -np.inf:
-                    out[a] = np.float32(x.p_look[j])
+        _follow_plans(o, legal, at, x, xu, lookahead, cache, decision, out)
     if out[chosen_action] == -np.inf or out[chosen_action] < out.max():
         out[:] = -np.inf
         out[chosen_action] = 0.0
