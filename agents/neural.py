@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -96,11 +96,24 @@ class EntityScorer(nn.Module):
         self.score = nn.Sequential(nn.ReLU(), nn.Linear(ENTITY_WIDTH, ENTITY_WIDTH), nn.ReLU(),
                                    nn.Linear(ENTITY_WIDTH, 1))
 
-    def forward(self, observations: torch.Tensor, hidden: torch.Tensor) -> torch.Tensor:
-        """Scores [B, count] of the entities' actions."""
-        own = self.own(observations[:, self.index])  # [B, count, width]
-        context = self.context(hidden).unsqueeze(1)
-        return self.score(own + context + self.constant(self.identity.to(own.dtype))).squeeze(-1)
+    def forward(self, observations: torch.Tensor, hidden: torch.Tensor,
+                legal: torch.Tensor | None = None) -> torch.Tensor:
+        """Scores [B, count] of the entities' actions. With ``legal`` (bool [B, count]) only the legal
+        actions are scored, the others get 0: a decision has a few legal entities of dozens (Illimat:
+        a hand of 4 cards of 65), and the scores of illegal ones are masked away (gradient 0)."""
+        constant = self.constant(self.identity.to(hidden.dtype))  # [count, width]
+        if legal is None:
+            own = self.own(observations[:, self.index])  # [B, count, width]
+            return self.score(own + self.context(hidden).unsqueeze(1) + constant).squeeze(-1)
+        rows, entities = legal.nonzero(as_tuple=True)
+        # Each legal pair's observation entries gathered by flat position (index_select: far
+        # faster than advanced indexing on a CPU).
+        flat = (rows * observations.shape[1]).unsqueeze(1) + self.index.index_select(0, entities)
+        own = self.own(observations.reshape(-1).index_select(0, flat.view(-1)).view(flat.shape))
+        hidden_pairs = own + self.context(hidden).index_select(0, rows) + constant.index_select(0, entities)
+        scores = self.score(hidden_pairs).view(-1)
+        count = self.count
+        return scores.new_zeros(legal.shape[0] * count).index_copy(0, rows * count + entities, scores).view(-1, count)
 
 
 def entity_arrays(game) -> list[tuple[int, np.ndarray, np.ndarray]]:
@@ -138,27 +151,35 @@ class ActorCritic(nn.Module):
         nn.init.orthogonal_(self.value_head.weight, 1.0)
         nn.init.zeros_(self.value_head.bias)
 
-    def forward(self, observations: torch.Tensor, masks: torch.Tensor,
-                critic_inputs: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+    def forward(self, observations: torch.Tensor, masks: torch.Tensor, critic_inputs: torch.Tensor | None = None,
+                first_layer: Callable | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
         """(masked logits [B, A], values [B]); with a separate critic the values need
-        ``critic_inputs`` and are None without them."""
-        logits, values = self.heads(observations, critic_inputs)
+        ``critic_inputs`` and are None without them. ``first_layer``: as `heads` takes it."""
+        logits, values = self.heads(observations, critic_inputs, legal=masks, first_layer=first_layer)
         return logits.masked_fill(~masks, MASKED_LOGIT), values
 
     def heads(self, observations: torch.Tensor, critic_inputs: torch.Tensor | None = None,
-              columns: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
+              columns: torch.Tensor | None = None,
+              legal: torch.Tensor | None = None,
+              first_layer: Callable | None = None) -> tuple[torch.Tensor, torch.Tensor | None]:
         """`forward` without the mask: raw logits (the learner masks them in its fused loss terms).
         With ``columns`` (`takes_columns`), ``observations`` hold only those columns of the
-        observation, the others being zero (`active_columns`), and the first layer multiplies them alone."""
-        if columns is None:
-            hidden = self.trunk(observations)
-        else:
-            first = self.trunk[0]
+        observation, the others being zero (`active_columns`), and the first layer multiplies them alone.
+        With ``legal`` (the bool masks [B, A]), the entity scorers score the legal actions alone: the
+        logits of legal actions are the same (up to float rounding), those of illegal ones are not
+        meant to be read. ``first_layer``: what computes the trunk's first layer in place of
+        ``F.linear(observations, weight, bias)`` (the learner's `sparse_linear`)."""
+        first = self.trunk[0] if len(self.trunk) else None
+        if columns is not None:
             hidden = self.trunk[1:](F.linear(observations, first.weight.index_select(1, columns), first.bias))
+        elif first_layer is not None and first is not None:
+            hidden = self.trunk[1:](first_layer(observations, first.weight, first.bias))
+        else:
+            hidden = self.trunk(observations)
         logits = self.policy_head(hidden)
         for scorer in self.entity_scorers:
             start, end = scorer.first_action, scorer.first_action + scorer.count
-            scores = scorer(observations, hidden)
+            scores = scorer(observations, hidden, None if legal is None else legal[:, start:end])
             logits = torch.cat([logits[:, :start], logits[:, start:end] + scores, logits[:, end:]], 1)
         if self.critic is None:
             return logits, self.value_head(hidden).squeeze(-1)

@@ -32,6 +32,7 @@ from card_envs.agents import make_policy
 from card_envs.agents.neural import MASKED_LOGIT, ActorCritic, entity_arrays, sample
 import card_envs
 from card_envs.vector import VectorGames
+from card_envs.train.sparse_linear import first_layer_for
 
 
 ENGINES = ("auto", "batch", "reference")
@@ -369,10 +370,11 @@ class Collector:
             # their log-probabilities and values stay 0 (each seat's GAE reads its own values).
             mine = np.flatnonzero(learner)
             rows_t = torch.from_numpy(mine)
+            observed = torch.from_numpy(rollout.observations[t]).index_select(0, rows_t).to(self.dtype)
             logits, values = self.acting(
-                torch.from_numpy(rollout.observations[t]).index_select(0, rows_t).to(self.dtype),
-                torch.from_numpy(rollout.masks[t]).index_select(0, rows_t),
-                None if privileged is None else privileged.index_select(0, rows_t).to(self.dtype))
+                observed, torch.from_numpy(rollout.masks[t]).index_select(0, rows_t),
+                None if privileged is None else privileged.index_select(0, rows_t).to(self.dtype),
+                first_layer_for(observed))
             logits = logits.float()
             drawn = sample(logits, torch.rand((len(logits), 1), generator=self.torch_rng))
             rollout.log_probs[t], rollout.values[t] = 0.0, 0.0

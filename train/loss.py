@@ -11,20 +11,25 @@ import torch
 from card_envs.agents.neural import ActorCritic
 from card_envs.train.acting import autocast
 from card_envs.train.policy_terms import policy_terms
+from card_envs.train.sparse_linear import sparse_linear
 
 
 def minibatch_loss(network: ActorCritic, observations: torch.Tensor, critic_inputs: torch.Tensor | None,
                    offsets: torch.Tensor, chosen: torch.Tensor, old_log_probs: torch.Tensor,
                    advantages: torch.Tensor, targets: torch.Tensor, teacher_coef: torch.Tensor, clip_coef: float,
                    ent_coef: float, vf_coef: float, compute_dtype: str,
-                   columns: torch.Tensor | None = None) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+                   columns: torch.Tensor | None = None,
+                   sparse: bool = False) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
     """The loss to minimise and its terms (detached): the clipped policy term on advantages
     normalised within the minibatch, the value term, the entropy bonus and, where ``chosen`` has
     a second column (the teacher's choices), the kickstarting cross-entropy weighted by
     ``teacher_coef`` (a tensor, so that its decay never recompiles the compiled version).
-    ``columns``: the observation's active columns, which ``observations`` hold alone (`ActorCritic.heads`)."""
+    ``columns``: the observation's active columns, which ``observations`` hold alone (`ActorCritic.heads`);
+    ``sparse``: the first layer multiplies the observations' non-zero entries alone (`sparse_linear`)."""
     with autocast(compute_dtype):
-        logits, values = network.heads(observations, critic_inputs, columns)
+        # The legal actions alone get entity scores (`ActorCritic.heads`): the others are masked.
+        logits, values = network.heads(observations, critic_inputs, columns, legal=offsets.eq(0),
+                                       first_layer=sparse_linear if sparse else None)
     values = values.float()  # the losses in float32
     # The chosen actions' log-probabilities (and the teacher's) and the entropy, masked, in
     # float32, in one fused step (torch.distributions adds overhead here).

@@ -80,6 +80,7 @@ from card_envs.train.checkpoints import Checkpoints, resumed_args
 from card_envs.train.evaluating import (  # noqa: F401 - elo_ratings: public here too
     EvalProcess, Evaluations, elo_ratings, games_per_deal)
 from card_envs.train.loss import compiled, minibatch_loss
+from card_envs.train.sparse_linear import worth_it
 from card_envs.train.options import (
     RESUMABLE, Args, build_parser, check_run_name, env_id_in, flag, hyperparameter_table, parse_args, resolve_auto,
     stop_on_signals)
@@ -289,6 +290,7 @@ class Trainer(Checkpoints, Evaluations):
         columns = active_columns(observations) if self.network.takes_columns and dtype == torch.float32 else None
         if columns is not None:
             observations = observations.index_select(1, columns)
+        sparse = columns is None and len(self.network.trunk) > 0 and worth_it(observations)  # `sparse_linear`
         offsets = mask_offsets(torch.from_numpy(rollout.masks[keep]))  # the masks, once for all minibatches
         critic_inputs = torch.from_numpy(rollout.critic_inputs[keep]).to(dtype) if self.network.critic else None
         actions = torch.from_numpy(rollout.actions[keep])
@@ -314,7 +316,7 @@ class Trainer(Checkpoints, Evaluations):
                     None if critic_inputs is None else critic_inputs.index_select(0, idx),
                     offsets.index_select(0, idx), chosen.index_select(0, idx), old_log_probs[idx],
                     advantages[idx], targets[idx], teacher_coef, args.clip_coef, args.ent_coef, args.vf_coef,
-                    args.compute_dtype, columns)
+                    args.compute_dtype, columns, sparse)
                 clip_fractions.append(terms["clipfrac"].item())
                 if not torch.isfinite(loss):  # before the step: the weights are still the last good ones
                     raise FloatingPointError(f"non-finite loss (policy {terms['policy_loss'].item():.3g}, "

@@ -58,6 +58,7 @@ from card_envs.vector import VectorGames
 from card_envs.train.acting import BatchGames, critic_inputs, critic_size
 from card_envs.train.demonstrations import Demonstrations, Recorder, Rows, total_nonzeros
 from card_envs.train.policy_terms import mask_offsets
+from card_envs.train.sparse_linear import first_layer_for
 
 LEARNING_RATE = 1e-3  # Adam's, for cloning: fitting fixed labels tolerates more than PPO's step
 MINIBATCH = 256
@@ -417,9 +418,10 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
         for batch in fit[torch.randperm(len(fit), generator=generator)].split(MINIBATCH):
             if fitted and stop():
                 break
-            logits, values = network.heads(x[batch].float(), full[batch])
+            observations, legal = x[batch].float(), masks[batch]
+            logits, values = network.heads(observations, full[batch], legal=legal, first_layer=first_layer_for(observations))
             target = soft_targets(scores[batch], temperature) if temperature > 0 else y[batch]
-            policy_loss = torch.nn.functional.cross_entropy(logits + mask_offsets(masks[batch]), target)
+            policy_loss = torch.nn.functional.cross_entropy(logits + mask_offsets(legal), target)
             loss = policy_loss
             if values is not None:
                 value_loss = 0.5 * (values - targets[batch]).square().mean()
@@ -433,7 +435,7 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
         agreement = float("nan")
         if len(held):
             with torch.no_grad():  # in parts: entity heads hold [rows, entities, width] at once
-                chosen = torch.cat([(network.heads(x[part].float())[0] + mask_offsets(masks[part])).argmax(1)
+                chosen = torch.cat([(network.heads(x[part].float(), legal=masks[part])[0] + mask_offsets(masks[part])).argmax(1)
                                     for part in held.split(HELD_OUT_BATCH)])
             agreement = float((chosen == y[held]).float().mean())
         history.append({"imitation": policy_sum / fitted, "value_loss": value_sum / fitted,

@@ -120,3 +120,27 @@ def test_every_declared_entity_run_fits_the_game(env_id):
         assert index.shape[0] == entities.count == len(entities.identity)
         assert 0 <= index.min() and index.max() < game.observation_size
         assert 0 <= entities.first_action and entities.first_action + entities.count <= game.num_actions
+
+
+def test_scoring_the_legal_entities_alone_gives_their_logits_and_gradients():
+    """`heads(..., legal=masks)` scores only the legal card actions: the legal logits and every
+    gradient of a loss over the masked logits equal the dense scoring's, rows with no legal card too."""
+    torch.manual_seed(1)
+    game = card_envs.make_game("illimat_v0", harvest_features=True, play_features=True)
+    network = ActorCritic(game.observation_size, game.num_actions, (32, 32), None, entity_arrays(game))
+    observations, masks, _ = VectorGames(game, 24, seed=3).observe()
+    observations, masks = torch.from_numpy(observations), torch.from_numpy(masks)
+    masks[0, CARD0:CARD0 + NUM_CARDS] = False  # a row without a legal card
+    masks[0, 0] = True
+    assert masks[:, CARD0:CARD0 + NUM_CARDS].any()
+    results = []
+    for legal in (None, masks):
+        network.zero_grad()
+        logits, values = network.heads(observations, legal=legal)
+        masked = logits.masked_fill(~masks, -1e9)
+        (masked.log_softmax(1)[masks].sum() + values.sum()).backward()
+        results.append((logits[masks].detach(), {n: p.grad.clone() for n, p in network.named_parameters()}))
+    (dense_logits, dense_grads), (legal_logits, legal_grads) = results
+    torch.testing.assert_close(legal_logits, dense_logits, rtol=1e-5, atol=1e-6)
+    for name, grad in dense_grads.items():
+        torch.testing.assert_close(legal_grads[name], grad, rtol=1e-4, atol=1e-5, msg=name)

@@ -226,7 +226,7 @@ def test_cloning_fits_on_every_core_and_gives_the_threads_back(three_piles):
     demos = play_teacher(game, teacher, games=3, seed=0)
     network = ActorCritic(game.observation_size, game.num_actions, (16,))
     threads, heads = [], network.heads
-    network.heads = lambda *inputs: (threads.append(torch.get_num_threads()), heads(*inputs))[1]
+    network.heads = lambda *inputs, **options: (threads.append(torch.get_num_threads()), heads(*inputs, **options))[1]
     before = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
