@@ -7,7 +7,9 @@ Games start from the reference's deals loaded into the batched engine, from the 
 engine's own deals (each finished game is redealt by the batched engine and played on from
 `state(i)` in the reference), and from scripted positions of the rules tests (the Harmonic
 Convergence, the Luminaries' claims), so that every decision and every optional rule occurs.
-CARD_ENVS_BATCH_GAMES / 50 games per configuration (20 by default);
+CARD_ENVS_BATCH_GAMES / 50 games per configuration (20 by default), a quarter of that with the
+observation pieces on (the reference computes them in Python; tests/illimat/test_batch_pieces.py
+and test_batch_threats.py compare them on hundreds of positions more);
 `benchmarks/batch_differential.py --env illimat_v0` runs 10,000 per configuration."""
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from card_envs.games.illimat.cards import DECISION_NAMES, NUM_DECISIONS
 pytestmark = pytest.mark.skipif(not batch.has_numba(), reason="numba not installed")
 
 GAMES = max(4, int(os.environ.get("CARD_ENVS_BATCH_GAMES", 1000)) // 50)
+PIECES = ("harvest_features", "play_features", "threat_features")
 CONFIGS = [{}, {"num_players": 3}, {"num_players": 4}, {"luminaries": False},
            {"num_players": 3, "stars_always": True}, {"harmonic_convergence": True, "num_players": 4},
            {"full_harvest": True}, {"full_harvest": True, "num_players": 4, "reward": "score"},
@@ -92,7 +95,8 @@ def side_by_side(config: dict, states: list, rng: np.random.Generator, games: in
 def test_same_games_as_the_reference(config):
     game = make_game("illimat_v0", **config)
     rng = np.random.default_rng(5)
-    side_by_side(config, [game.new_state(rng) for _ in range(8)], rng, games=GAMES)
+    games = GAMES // 4 if any(config.get(piece) for piece in PIECES) else GAMES
+    side_by_side(config, [game.new_state(rng) for _ in range(8)], rng, games=games)
 
 
 @pytest.mark.parametrize("config", [{}, {"num_players": 4, "harmonic_convergence": True}], ids=str)

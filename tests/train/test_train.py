@@ -465,14 +465,14 @@ def test_the_shipped_illimat_checkpoint_loads_and_still_plays_well():
     """agents/checkpoints/illimat_v0.pt, the README command's final checkpoint (entity heads for the
     card and field actions, cloned from the `lookahead` bot, then PPO), on the game with the
     harvest, play and threat pieces as it was trained: 1.000 against random (200 games) and 0.530
-    against the scripted agent (2,000 games); the bounds are about three standard errors of 100
-    games lower. On a game without the pieces it reads its own observation (see
-    tests/evaluate/test_checkpoint_config.py)."""
+    against the scripted agent (2,000 games); the bounds are about three standard errors lower
+    (12 and 32 games: the reference computes the pieces in Python, 1.6 s a game). On a game
+    without the pieces it reads its own observation (see tests/evaluate/test_checkpoint_config.py)."""
     config = {"harvest_features": True, "play_features": True, "threat_features": True}
     game = card_envs.make_game("illimat_v0", **config)
     policy = make_policy(str(ROOT / "agents" / "checkpoints" / "illimat_v0.pt"), game)
-    for baseline, bound in (("random", 0.93), ("heuristic", 0.38)):
-        rewards = rotated_match(game, [policy, make_policy(baseline, game)], 50, seed=31)[:, 0]
+    for baseline, deals, bound in (("random", 6, 0.9), ("heuristic", 16, 0.27)):
+        rewards = rotated_match(game, [policy, make_policy(baseline, game)], deals, seed=31)[:, 0]
         assert win_draw_loss(rewards)[0] / len(rewards) >= bound, baseline
     for other in ({}, {"harvest_features": True, "play_features": True}):
         mine = make_policy(str(ROOT / "agents" / "checkpoints" / "illimat_v0.pt"), card_envs.make_game("illimat_v0", **other))
