@@ -38,6 +38,10 @@ line are `card_envs.train.options`, its time limit `card_envs.train.timeplan`, i
 - The loss of a minibatch is one function (`card_envs.train.loss`); ``--compile`` hands it to
   torch.compile, which fuses its forward and backward passes (where the learner, not the games,
   limits the speed: 3 Piles on the batched engine).
+- An observation covers every card of the game, so it is mostly zeros: the first layer multiplies
+  the columns non-zero somewhere in the rollout (`active_columns`) or, with entity heads, where it
+  is sparse enough, each row's non-zero entries (`card_envs.train.sparse_linear`); entity heads score
+  the legal actions alone. Illimat's minibatch takes an eighth of the time it took dense.
 - ``--max-minutes`` bounds the whole run (`timeplan.TimePlan`): training has 90% of it (cloning at most half
   of that: as many of the teacher's games as fit, the fit cut short at the end), the final
   evaluation 10% (as many deals as fit, at least a chunk of each pairing). The progress bar then
