@@ -419,7 +419,8 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
             if fitted and stop():
                 break
             observations, legal = x[batch].float(), masks[batch]
-            logits, values = network.heads(observations, full[batch], legal=legal, first_layer=first_layer_for(observations))
+            logits, values = network.heads(observations, full[batch], legal=legal,
+                                           first_layer=first_layer_for(observations))
             target = soft_targets(scores[batch], temperature) if temperature > 0 else y[batch]
             policy_loss = torch.nn.functional.cross_entropy(logits + mask_offsets(legal), target)
             loss = policy_loss
@@ -435,12 +436,17 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
         agreement = float("nan")
         if len(held):
             with torch.no_grad():  # in parts: entity heads hold [rows, entities, width] at once
-                chosen = torch.cat([(network.heads(x[part].float(), legal=masks[part])[0] + mask_offsets(masks[part])).argmax(1)
+                chosen = torch.cat([_held_out_choices(network, x[part].float(), masks[part])
                                     for part in held.split(HELD_OUT_BATCH)])
             agreement = float((chosen == y[held]).float().mean())
         history.append({"imitation": policy_sum / fitted, "value_loss": value_sum / fitted,
                         "held_out_agreement": agreement})
     return history
+
+
+def _held_out_choices(network: ActorCritic, observations: torch.Tensor, legal: torch.Tensor) -> torch.Tensor:
+    """The network's most likely legal action for each row."""
+    return (network.heads(observations, legal=legal)[0] + mask_offsets(legal)).argmax(1)
 
 
 def _split(parts: list[Demonstrations], generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:

@@ -1,4 +1,4 @@
-"""The network's first layer on a sparse observation, for the learner: ``F.linear(x, weight, bias)``
+"""The network's first layer on a sparse observation: ``F.linear(x, weight, bias)``
 that multiplies only the non-zero entries of ``x``.
 
 Written by hand (numba) because an observation that covers every card of the game is mostly zeros
@@ -6,8 +6,10 @@ Written by hand (numba) because an observation that covers every card of the gam
 spends nearly all of its work on them, and torch's CPU sparse products were slower than the dense
 one here (a 2,048-row minibatch of 5,808 inputs into 256 units, forward and backward on one
 thread of a busy machine: dense 485 ms, ``torch.sparse.mm`` on CSR 673, ``embedding_bag`` with
-per-entry weights 698; these kernels 80 ms where dense took 292 on a quiet one). The weight's gradient is only where a column is non-zero somewhere, exact zeros elsewhere;
-the products agree with the dense ones up to float rounding (the sums run in another order).
+per-entry weights 698; these kernels 80 ms where dense took 292 on a quiet one). The weight's
+gradient is only where a column is non-zero somewhere, exact zeros elsewhere; the products agree
+with the dense ones up to float rounding (the sums run in another order). The learner, its actors
+and cloning's fit use it (`first_layer_for`, `worth_it`).
 """
 
 from __future__ import annotations
