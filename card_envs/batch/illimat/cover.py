@@ -24,7 +24,10 @@ U0, U1 = np.uint64(0), np.uint64(1)
 KEY = types.UniTuple(types.int64, 4)  # packed counts (`_key`); a global, as numba types its dicts
 
 
+@njit(cache=True)
 def new_memo() -> Dict:
+    """An empty memo. Made in a cached kernel: numba's typed-dict constructor, called from
+    Python, compiles itself anew in every process (2-6 s, which the warm-up counted as compiling)."""
     return Dict.empty(key_type=KEY, value_type=types.boolean)
 
 
