@@ -32,7 +32,7 @@ from card_envs.agents import make_policy
 from card_envs.agents.neural import MASKED_LOGIT, ActorCritic, entity_arrays, sample
 import card_envs
 from card_envs.vector import VectorGames
-from card_envs.train.sparse_linear import first_layer_for
+from card_envs.train.sparse_linear import first_layer_for, transposed
 
 
 ENGINES = ("auto", "batch", "reference")
@@ -357,6 +357,9 @@ class Collector:
         """Fill ``rollout``; return episode statistics."""
         stats: dict[str, list[float]] = {"episode_length": [], "pool_reward": []}
         rows = np.arange(self.args.num_games)
+        # The acting network's first layer, transposed once: its weights do not change in a rollout.
+        first = self.acting.trunk[0] if len(self.acting.trunk) and self.dtype == torch.float32 else None
+        weight_t = None if first is None else transposed(first.weight)
         for t in range(self.args.num_steps):
             observations, masks, seats = self.games.observe()
             controller = self.controllers[rows, seats]
@@ -374,7 +377,7 @@ class Collector:
             logits, values = self.acting(
                 observed, torch.from_numpy(rollout.masks[t]).index_select(0, rows_t),
                 None if privileged is None else privileged.index_select(0, rows_t).to(self.dtype),
-                first_layer_for(observed))
+                first_layer_for(observed, weight_t))
             logits = logits.float()
             drawn = sample(logits, torch.rand((len(logits), 1), generator=self.torch_rng))
             rollout.log_probs[t], rollout.values[t] = 0.0, 0.0

@@ -14,7 +14,7 @@ and cloning's fit use it (`first_layer_for`, `worth_it`).
 
 from __future__ import annotations
 
-import weakref
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -74,29 +74,21 @@ def _weight_grad(starts, columns, values, grad_out, grad_t):
                 grad_t[c, h] += v * grad_out[r, h]
 
 
-# weight.T, contiguous, kept while the weight is unchanged: an actor's weights change once a rollout
-# (its forwards then skip a 1.5M-entry copy), the learner's at every optimizer step (its in-place
-# update bumps the tensor's version, so the copy is made again).
-_TRANSPOSED: dict[int, tuple[int, np.ndarray]] = {}  # by the weight's id, dropped with the weight
-
-
-def _transposed(weight: torch.Tensor) -> np.ndarray:
-    key = id(weight)
-    kept = _TRANSPOSED.get(key)
-    if kept is None:
-        weakref.finalize(weight, _TRANSPOSED.pop, key, None)
-    if kept is None or kept[0] != weight._version:
-        kept = (weight._version, weight.detach().t().contiguous().numpy())
-        _TRANSPOSED[key] = kept
-    return kept[1]
+def transposed(weight: torch.Tensor) -> np.ndarray:
+    """weight.T, contiguous: what the kernels read. A caller whose weight stays unchanged over many
+    calls (an actor's over a rollout) makes it once and passes it (`first_layer_for`), skipping a
+    1.5M-entry copy per call. Not kept by the weight's version: a fused Adam step changes the
+    weight without bumping it."""
+    return weight.detach().t().contiguous().numpy()
 
 
 class _SparseLinear(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+    def forward(ctx, x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
+                weight_t: np.ndarray | None) -> torch.Tensor:
         rows = _to_rows(x.detach().contiguous().numpy())
         out = np.empty((x.shape[0], weight.shape[0]), np.float32)
-        _forward(*rows, _transposed(weight), bias.detach().numpy(), out)
+        _forward(*rows, transposed(weight) if weight_t is None else weight_t, bias.detach().numpy(), out)
         ctx.rows, ctx.in_features = rows, weight.shape[1]
         return torch.from_numpy(out)
 
@@ -105,18 +97,23 @@ class _SparseLinear(torch.autograd.Function):
         grad_out = grad_out.contiguous()
         grad_t = np.zeros((ctx.in_features, grad_out.shape[1]), np.float32)
         _weight_grad(*ctx.rows, grad_out.numpy(), grad_t)
-        return None, torch.from_numpy(grad_t).t(), grad_out.sum(0)
+        return None, torch.from_numpy(grad_t).t(), grad_out.sum(0), None
 
 
-def sparse_linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor) -> torch.Tensor:
+def sparse_linear(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
+                  weight_t: np.ndarray | None = None) -> torch.Tensor:
     """``F.linear(x, weight, bias)`` for a float32 ``x`` [B, N] that needs no gradient (an
-    observation), computed from its non-zero entries alone; differentiable in weight and bias."""
+    observation), computed from its non-zero entries alone; differentiable in weight and bias.
+    ``weight_t``: `transposed(weight)` made earlier, the weight unchanged since (else made now)."""
     if x.requires_grad:
         raise ValueError("sparse_linear: x must not need a gradient (it is an observation)")
-    return _SparseLinear.apply(x, weight, bias)
+    return _SparseLinear.apply(x, weight, bias, weight_t)
 
 
-def first_layer_for(observations: torch.Tensor) -> Callable | None:
+def first_layer_for(observations: torch.Tensor, weight_t: np.ndarray | None = None) -> Callable | None:
     """`sparse_linear` where it is faster than the dense product on ``observations``, else None:
-    what `ActorCritic.heads` takes as ``first_layer``."""
-    return sparse_linear if worth_it(observations) else None
+    what `ActorCritic.heads` takes as ``first_layer``; with ``weight_t``, the first layer's weight
+    transposed while it does not change (`transposed`)."""
+    if not worth_it(observations):
+        return None
+    return sparse_linear if weight_t is None else functools.partial(sparse_linear, weight_t=weight_t)

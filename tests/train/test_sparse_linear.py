@@ -7,7 +7,7 @@ import pytest
 import torch
 from torch.nn import functional as F
 
-from card_envs.train.sparse_linear import SPARSE_BELOW, sparse_linear, worth_it
+from card_envs.train.sparse_linear import SPARSE_BELOW, first_layer_for, sparse_linear, transposed, worth_it
 
 
 def sparse_rows(rows: int, columns: int, share: float, seed: int) -> torch.Tensor:
@@ -47,26 +47,28 @@ def test_worth_it_below_the_share_of_non_zero_entries_in_float32_only():
     assert not worth_it(torch.zeros(0, 5))
 
 
-def test_a_changed_weight_is_read_again():
-    """The weight's transposed copy is kept between calls while the weight is unchanged: an
-    in-place change (an optimizer step, load_state_dict) must be seen by the next call."""
+def test_the_product_follows_the_weight_through_fused_adam_steps():
+    """The learner's optimizer (Adam, fused) changes the weight in place without bumping its
+    version: each call must read the weight as it is now (a copy kept by version went stale, and
+    PPO diverged on it)."""
     x = sparse_rows(6, 20, 0.3, seed=4)
     layer = torch.nn.Linear(20, 5)
+    optimizer = torch.optim.Adam(layer.parameters(), lr=0.1, fused=True)
+    for _ in range(3):
+        sparse_linear(x, layer.weight, layer.bias).square().sum().backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        with torch.no_grad():
+            torch.testing.assert_close(sparse_linear(x, layer.weight, layer.bias),
+                                       F.linear(x, layer.weight, layer.bias))
+
+
+def test_a_weight_transposed_once_serves_the_calls_while_it_is_unchanged():
+    """An actor transposes its first layer's weight once a rollout (`transposed`) and passes it;
+    where the sparse product is not worth it, `first_layer_for` gives None (the dense product)."""
+    x = sparse_rows(6, 20, 0.02, seed=6)
+    layer = torch.nn.Linear(20, 5)
     with torch.no_grad():
-        before = sparse_linear(x, layer.weight, layer.bias)
-        layer.weight.mul_(2.0)
-        torch.testing.assert_close(sparse_linear(x, layer.weight, layer.bias), F.linear(x, layer.weight, layer.bias))
-        layer.load_state_dict({"weight": torch.zeros(5, 20), "bias": layer.bias})
-        torch.testing.assert_close(sparse_linear(x, layer.weight, layer.bias), layer.bias.expand(6, 5))
-    assert not torch.equal(before, layer.bias.expand(6, 5))
-
-
-def test_a_weight_gone_takes_its_copy_with_it():
-    from card_envs.train import sparse_linear as module
-
-    layer = torch.nn.Linear(8, 3)
-    sparse_linear(sparse_rows(2, 8, 0.5, seed=5), layer.weight, layer.bias)
-    key = id(layer.weight)
-    assert key in module._TRANSPOSED
-    del layer
-    assert key not in module._TRANSPOSED
+        first_layer = first_layer_for(x, transposed(layer.weight))
+        torch.testing.assert_close(first_layer(x, layer.weight, layer.bias), F.linear(x, layer.weight, layer.bias))
+    assert first_layer_for(sparse_rows(6, 20, SPARSE_BELOW * 4, seed=6), transposed(layer.weight)) is None
