@@ -78,3 +78,25 @@ def test_the_first_minibatch_recomputes_the_actors_log_probabilities_exactly(tmp
         trainer.stop_actor()
     assert isinstance(rollout, Rollout) and rollout.learner.sum() > 100
     assert trainer.learn(rollout)["approx_kl"] == 0.0
+
+
+def test_after_an_update_the_learner_still_recomputes_the_actors_log_probabilities():
+    """Illimat's learner (entity heads, a sparse observation: the first layer from its non-zero
+    entries, `sparse_linear`) must read the weights its last step left, as the actor does: the
+    next rollout's first ratios are 1 again. A copy of the first layer's weight kept by its version
+    went stale under fused Adam (which does not bump it), and PPO diverged."""
+    args = Args(env_id="illimat_v0", env_config={}, hidden=(32, 32), entity_heads=True, num_games=16, num_steps=8,
+                update_epochs=1, num_minibatches=1, learning_rate=0.05, actors=0, engine="reference",
+                opponent_share=0.0, runs_dir="unused", run_name="t", progress=False)
+    trainer = Trainer(args)
+    trainer.start_actor()
+    try:
+        first, _ = trainer.actor.next_rollout()
+        assert trainer.learn(first)["approx_kl"] == 0.0
+        trainer.update += 1
+        trainer._publish()
+        second, _ = trainer.actor.next_rollout()
+    finally:
+        trainer.stop_actor()
+    kl = trainer.learn(second)["approx_kl"]
+    assert abs(kl) < 1e-6, kl
