@@ -14,6 +14,7 @@ from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.kernels import FACE_A, FOOL_A, RANK_A, RING_A, RING_POS_A, SUIT_A
 from card_envs.batch.illimat.threats import CARD_WEIGHT_A, COMB_A, _best_of_hand, _groups_totalling, _harvest_table, \
     _plain, _sorted_distinct
+from card_envs.batch.numba_borrow import by_reference
 from card_envs.games.illimat.cards import (
     ACTION, AUTUMN, CARD0, CHANGELING, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DONE, FIELD, FIELD0, FOREST_QUEEN, HARVEST,
     ITEMS, MAIDEN, NUM_CARDS, NUM_FIELDS, NUM_LUMINARIES, PAIR_VALUES, PARTNER, RAKE_CARD, RAKE_SOW, SEASON, SEASON0,
@@ -591,7 +592,10 @@ def _scores(o, legal, at, x, xu, lookahead, cache, decision, chosen_action, out)
 @njit(cache=True)
 def decide_rows(observations, legal, at, lookahead, scored, x, xu, cache, actions, scores):
     """`act` (and with ``scored``, `action_scores`) of every row into actions (and scores); ``cache``:
-    `plan_cache`, kept between calls (the agent's own: its plans are its kind's)."""
+    `plan_cache`, kept between calls (the agent's own: its plans are its kind's). The scratch and
+    the cache are passed on by reference (`numba_borrow.by_reference`: the row's scratch alone is
+    35 arrays, copied at each call otherwise)."""
+    x, xu, cache = by_reference(x), by_reference(xu), by_reference(cache)
     for r in range(observations.shape[0]):
         o = observations[r]
         _read(o, at, x)

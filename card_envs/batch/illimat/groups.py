@@ -155,8 +155,8 @@ def group_weight(g, weights, n_bits):
 
 
 # One field's searches: its item codes and `plain_groups_by_total` (by_total, by_start), and
-# scratch arrays. The kernels pass it `borrowed` (numba_borrow): a dozen arrays reference-counted
-# at each of the many small calls cost more than the searches themselves on ordinary fields.
+# scratch arrays. The kernels pass it `by_reference` (numba_borrow): a dozen arrays reference-counted
+# and copied at each of the many small calls cost more than the searches themselves on ordinary fields.
 Work = namedtuple("Work", "codes by_total by_start groups gw count by_bit lowest f_bit f_used f_total f_next")
 
 

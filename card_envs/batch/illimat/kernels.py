@@ -3,8 +3,9 @@ feature updates, the deal, the full feature rebuild and the observation.
 
 The state is the struct of arrays of `card_envs.batch.illimat.engine` (its docstring has the
 table), passed as one named tuple `Board` of numpy arrays; the configuration and the feature
-store's offsets as another, `Tables`. Every entry kernel takes the state through `borrowed`
-(numba would otherwise reference-count each of its arrays at every call). Each function follows
+store's offsets as another, `Tables`. Every entry kernel passes both on `by_reference`
+(`numba_borrow`: numba would otherwise reference-count each of their arrays, and copy every
+field of the state, at each call of a helper: most of the engine's time). Each function follows
 the reference method of the same name (`card_envs.games.illimat.rules.IllimatState` and its
 mixins) line by line, feature writes included and in the same order, so that the feature store
 `feat` stays the reference's `features` bit for bit.
@@ -18,7 +19,8 @@ import numpy as np
 from numba import njit
 
 from card_envs.batch import numpy_random as npr
-from card_envs.batch.numba_borrow import borrowed
+from card_envs.batch.numba_borrow import borrowed, by_reference
+from card_envs.batch.numba_copy import copy_run
 from card_envs.core.cards import RANK, SUIT
 from card_envs.games.illimat.cards import (
     FACE, HAND_SIZE, IS_FOOL, MAX_STOCKPILE, MAX_VALUE, NO_LUMINARY, NUM_CARDS, NUM_DECISIONS, NUM_FIELDS,
@@ -503,7 +505,7 @@ def rebuild(s, t, b):
 # ----- entry kernels -----------------------------------------------------------------------------
 @njit(cache=True)
 def deal_rows(s, t, rows):
-    s = borrowed(s)
+    s, t = by_reference(s), by_reference(t)
     for b in rows:
         s.scores[b, :] = 0
         s.converged[b] = False
@@ -512,7 +514,7 @@ def deal_rows(s, t, rows):
 
 @njit(cache=True)
 def rebuild_rows(s, t, rows):
-    s = borrowed(s)
+    s, t = by_reference(s), by_reference(t)
     for b in rows:
         rebuild(s, t, b)
 
@@ -520,10 +522,10 @@ def rebuild_rows(s, t, rows):
 @njit(cache=True)
 def observe(s, t, seat, out):
     """out[b] = seat[b]'s observation of game b: the reference's gather from its feature store."""
-    s = borrowed(s)
+    s, t = by_reference(s), by_reference(t)
+    (out,) = borrowed((out,))  # each row's view of it is then not reference-counted
     for b in range(out.shape[0]):
         row, runs, F = out[b], t.runs[seat[b]], s.feat[b]
         for r in range(runs.shape[0]):
-            src, dst, length = runs[r, 0], runs[r, 1], runs[r, 2]
-            if length:
-                row[dst:dst + length] = F[src:src + length]
+            if runs[r, 2]:
+                copy_run(row, runs[r, 1], F, runs[r, 0], runs[r, 2])

@@ -32,7 +32,7 @@ from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.cover import NUM_KINDS, covers, field_items, field_sums
 from card_envs.batch.illimat.kernels import FOOL_A, L_HAND, L_LOOSE, L_PILE, O_UNSEEN, RANK_A, SUIT_A, season
 from card_envs.batch.illimat.play import harvest_allowed
-from card_envs.batch.numba_borrow import borrowed
+from card_envs.batch.numba_borrow import by_reference
 from card_envs.games.illimat.cards import AUTUMN, NO_LUMINARY, NUM_CARDS, NUM_FIELDS, SPRING, SUMMER, WINTER
 from card_envs.games.illimat.harvest_features import SIZE as HARVEST_SIZE
 from card_envs.games.illimat.play_features import CARD_WEIGHT, PLAY_ROWS, SCALE
@@ -248,7 +248,7 @@ def _play_field(s, t, b, p, f, n, x, h, w, out):
 
 @njit(cache=True)
 def _keep(held):
-    """A use of `held` after its borrowed copy's last: numba frees arrays after their last use."""
+    """A use of `held` after its reference's last: numba frees arrays after their last use."""
     return held.groups.shape[0]
 
 
@@ -271,7 +271,7 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
         # the field's groups, searched once for both pieces (the reference's cache); none for the
         # field of all 65 cards, whose harvest table is known and where no hand holds a card
         held = G.work(x.codes, n if n <= G.MAX_BITS else 0)
-        w = borrowed(held)
+        w = by_reference(held)
         if harvest:
             _harvest_field(s, t, b, f, n, x, h, w, memo, h_out)
         if play and n <= G.MAX_BITS:  # (always: 65 items leave no hand card)
@@ -289,9 +289,9 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
 def pieces_rows(s, t, seat, memo, harvest, play, h_out, p_out):
     """The pieces asked (harvest, play) of each row's seat into h_out[b], p_out[b]; a seat of -1
     skips its row (`recall`: its pieces are kept). Each field's groups are searched once for both."""
-    s = borrowed(s)
+    s, t = by_reference(s), by_reference(t)
     scratch = _scratch()
-    x = borrowed(scratch)
+    x = by_reference(scratch)
     for b in range(h_out.shape[0]):
         if seat[b] >= 0:
             _row(s, t, b, seat[b], memo, x, harvest, play, h_out[b], p_out[b])

@@ -18,7 +18,7 @@ from card_envs.batch.illimat.kernels import (
     FACE_A, FOOL_A, L_HAND, L_LOOSE, L_PILE, O_MOVE_ACTION, O_MOVE_CARDS, O_MOVE_FIELD, O_MOVE_ITEMS, O_MOVE_VALUE,
     O_TURN, RANK_A, SUIT_A, add_harvest, add_loose, clear_move, face_up_field, from_hand, pile_features,
     remove_loose, remove_pile, season, set_decision, set_move_card, set_season, to_hand)
-from card_envs.batch.numba_borrow import borrowed
+from card_envs.batch.numba_borrow import borrowed, by_reference
 from card_envs.games.illimat.cards import (
     ACTION, AUTUMN, CHANGELING, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DONE, FIELD, FIELD0, FOREST_QUEEN, HAND_SIZE,
     HARVEST, ITEMS, MAIDEN, MAX_VALUE, NUM_CARDS, NUM_FIELDS, PARTNER, RAKE, RAKE_CARD, RAKE_SOW, SEASON, SEASON0,
@@ -525,7 +525,7 @@ def after_part(s, t, b):
 # ----- entry kernels -------------------------------------------------------------------------------
 @njit(cache=True)
 def apply(s, t, actions, active):
-    s = borrowed(s)
+    s, t = by_reference(s), by_reference(t)
     for b in range(actions.shape[0]):
         if active[b]:
             apply_one(s, t, b, actions[b])
@@ -533,7 +533,7 @@ def apply(s, t, actions, active):
 
 @njit(cache=True)
 def mask(s, t, memo, out):
-    s = borrowed(s)
+    s, t = by_reference(s), by_reference(t)
+    (out,) = borrowed((out,))  # each row's view of it is then not reference-counted
     for b in range(out.shape[0]):
         legal_row(s, t, b, memo, out[b])
-

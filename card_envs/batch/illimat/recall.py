@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from card_envs.batch.illimat.kernels import L_HAND
-from card_envs.batch.numba_borrow import borrowed
+from card_envs.batch.numba_borrow import by_reference
 from card_envs.games.illimat.cards import NUM_CARDS, NUM_FIELDS
 
 KEY = 6 * NUM_CARDS + 2 * NUM_FIELDS + 2  # loc, pile_key, pile_val, pile_multi, known, secret; lum, lum_up; summer, okus
@@ -58,7 +58,7 @@ def _same_key(s, b, key):
 def recall(s, seat, keys, valid, kept, out, todo):
     """Rows whose seat's key is unchanged: their kept pieces copied into out (the observation's
     piece columns); the others: todo[b] = seat[b], else -1 (the piece kernels skip a seat of -1)."""
-    s = borrowed(s)
+    s = by_reference(s)
     for b in range(out.shape[0]):
         p = seat[b]
         if _same_key(s, b, keys[b, p]) and valid[b, p]:
@@ -82,7 +82,7 @@ def remember(todo, valid, kept, out):
 def move_columns(s, seat, todo, at, cards_at, rows, out):
     """For the recalled rows (todo < 0): the `rows` x 4 move columns at `at` are the pending card's
     columns of the piece at `cards_at` ([rows, 4, 65]) when the card is the seat's, else 0."""
-    s = borrowed(s)
+    s = by_reference(s)
     for b in range(out.shape[0]):
         if todo[b] >= 0:
             continue
