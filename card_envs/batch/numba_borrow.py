@@ -12,7 +12,7 @@ option for either.
 
 from __future__ import annotations
 
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
 from numba.core.typing.templates import AttributeTemplate, infer_getattr
@@ -30,7 +30,16 @@ def borrowed(typingctx, tup):
     return tup(tup), codegen
 
 
+@njit(cache=True)
+def keep_alive(tup):
+    """A use of `tup` after the last use of its borrowed copy or reference: numba frees arrays
+    after their variable's last use, so a tuple a kernel made itself must be used again past its
+    borrowed copy's last use."""
+    return len(tup)
+
+
 def _without_counts(context, builder, tuple_type, value):
+    """`value` (of `tuple_type`) with each array's reference-count pointers cleared."""
     for i, ty in enumerate(tuple_type.types):
         if isinstance(ty, types.Array):
             ary = context.make_array(ty)(context, builder, value=builder.extract_value(value, i))

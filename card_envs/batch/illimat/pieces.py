@@ -32,7 +32,7 @@ from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.cover import NUM_KINDS, covers, field_items, field_sums
 from card_envs.batch.illimat.kernels import FOOL_A, L_HAND, L_LOOSE, L_PILE, O_UNSEEN, RANK_A, SUIT_A, season
 from card_envs.batch.illimat.play import harvest_allowed
-from card_envs.batch.numba_borrow import by_reference
+from card_envs.batch.numba_borrow import by_reference, keep_alive
 from card_envs.games.illimat.cards import AUTUMN, NO_LUMINARY, NUM_CARDS, NUM_FIELDS, SPRING, SUMMER, WINTER
 from card_envs.games.illimat.harvest_features import SIZE as HARVEST_SIZE
 from card_envs.games.illimat.play_features import CARD_WEIGHT, PLAY_ROWS, SCALE
@@ -247,17 +247,6 @@ def _play_field(s, t, b, p, f, n, x, h, w, out):
 
 
 @njit(cache=True)
-def _keep(held):
-    """A use of `held` after its reference's last: numba frees arrays after their last use."""
-    return held.groups.shape[0]
-
-
-@njit(cache=True)
-def _keep_scratch(held):
-    return held.keys.shape[0]
-
-
-@njit(cache=True)
 def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
     """Seat p's pieces of game b (those asked) into h_out, p_out."""
     if harvest:
@@ -276,7 +265,7 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
             _harvest_field(s, t, b, f, n, x, h, w, memo, h_out)
         if play and n <= G.MAX_BITS:  # (always: 65 items leave no hand card)
             _play_field(s, t, b, p, f, n, x, h, w, p_out)
-        _keep(held)
+        keep_alive(held)
     if play:
         m = s.m_card[b]
         if s.cur[b] == p and m >= 0 and s.loc[b, m] == L_HAND + p:
@@ -295,7 +284,7 @@ def pieces_rows(s, t, seat, memo, harvest, play, h_out, p_out):
     for b in range(h_out.shape[0]):
         if seat[b] >= 0:
             _row(s, t, b, seat[b], memo, x, harvest, play, h_out[b], p_out[b])
-    _keep_scratch(scratch)  # scratch lives until here
+    keep_alive(scratch)
 
 
 def harvest_pieces(s, t, seat, memo, out):

@@ -34,7 +34,7 @@ from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.cover import field_items
 from card_envs.batch.illimat.kernels import (
     FACE_A, FOOL_A, L_HAND, L_LOOSE, L_PILE, O_UNSEEN, RANK_A, RING_A, RING_POS_A, SUIT_A, face_up_field)
-from card_envs.batch.numba_borrow import by_reference
+from card_envs.batch.numba_borrow import by_reference, keep_alive
 from card_envs.games.illimat.cards import (
     AUTUMN, FOREST_QUEEN, MAIDEN, NO_LUMINARY, NUM_CARDS, NUM_FIELDS, SPRING, STARS, SUMMER, WINTER)
 from card_envs.games.illimat.play_features import CARD_WEIGHT
@@ -525,11 +525,5 @@ def threat_pieces(s, t, seat, memo, out):
         if seat[b] < 0:  # a row to skip (`recall`: its pieces are kept)
             continue
         refused += _row(s, t, b, seat[b], x, out[b])
-    _keep(scratch)  # scratch lives until here
+    keep_alive(scratch)
     return refused
-
-
-@njit(cache=True)
-def _keep(scratch):
-    """A use of `scratch` after its reference's last: numba frees arrays after their last use."""
-    return scratch.hand.shape[0]
