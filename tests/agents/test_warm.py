@@ -140,22 +140,3 @@ def test_the_compile_command_refuses_an_unknown_env(capsys):
 def test_the_text_of_a_warm_up_that_compiled_nothing():
     text = Warmup("piles_v0", 0.4, 0).text()
     assert text == "piles_v0: numba kernels ready in 0.4 s (from the cache: nothing compiled)"
-
-
-def test_illimats_cover_memo_loads_from_the_cache_in_a_new_process(tmp_path):
-    """Illimat's batched engine makes its cover memo (a numba typed dict) in a cached kernel: made
-    from Python, numba's dict constructor compiled itself anew in every process, and every warm
-    run said "compiled 2 numba functions"."""
-    pytest.importorskip("numba")
-    script = ("from numba.core import event\n"
-              "count = []\n"
-              "class Count(event.Listener):\n"
-              "    def on_start(self, ev): count.append(1)\n"
-              "    def on_end(self, ev): pass\n"
-              "event.register('numba:compile', Count())\n"
-              "from card_envs.batch.illimat import cover\n"
-              "cover.new_memo()\n"
-              "print(len(count))\n")
-    first, again = (run(["-c", script], tmp_path / "numba_cache", tmp_path) for _ in range(2))
-    assert first.returncode == 0 and again.returncode == 0, first.stderr + again.stderr
-    assert int(first.stdout) > 0 and int(again.stdout) == 0, (first.stdout, again.stdout)

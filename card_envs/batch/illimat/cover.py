@@ -4,31 +4,43 @@ and a stockpile's items (`card_envs.games.illimat.groups`, `moves.LegalMoves`).
 Sums are bitmasks in uint64 (bit v: v can be made; every value asked is below 57). `covers`
 answers `groups.coverable` exactly: the same search (largest required value first, each group
 completed from the values below it, required items before optional ones of a value), walked
-with an explicit stack and memoised in a numba dict keyed by the packed counts. The reference's
-greedy first try on large targets only finds covers faster; the answers are the same.
+with an explicit stack and memoised in a hash table keyed by the packed counts (`new_memo`).
+The reference's greedy first try on large targets only finds covers faster; the answers are
+the same.
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from card_envs.batch.illimat.kernels import FOOL_A, L_LOOSE, L_PILE, RANK_A
 from card_envs.games.illimat.cards import NUM_CARDS
 
 NUM_KINDS = 15  # counts index 0: Fools (1 or 14); v in 1..14: items worth exactly v
 MULTIPLE_CODE = 100
-MEMO_LIMIT = 200_000  # entries; cleared when full (a cache, as the reference's)
 U0, U1 = np.uint64(0), np.uint64(1)
-KEY = types.UniTuple(types.int64, 4)  # packed counts (`_key`); a global, as numba types its dicts
+
+# The memo and a walk's positions are open-addressing hash tables of packed counts (`_key`, four
+# int64 words) in numpy arrays, written by hand: numba's typed dict hashes a tuple key through
+# Python's tuple hash and allocates a dict for every walk, most of a harvest mask's time. A key's
+# word 1 holds its target (at least 1) in bits 49-54, so it is never 0: word 1 == 0 marks an empty
+# slot. The memo keeps its answer in word 1's bit 60.
+MEMO_SLOTS = 1 << 19  # a power of two: a slot is the hash's low bits
+MEMO_LIMIT = 200_000  # entries, then cleared (a cache, as the reference's); a table under 0.4 full
+SEEN_SLOTS = 1 << 16
+SEEN_LIMIT = SEEN_SLOTS // 2  # positions a walk remembers; beyond, it visits them again (slower, same answer)
+ANSWER = np.int64(1 << 60)
+Memo = namedtuple("Memo", "table count seen seen_at stack")
 
 
-@njit(cache=True)
-def new_memo() -> Dict:
-    """An empty memo. Made in a cached kernel: numba's typed-dict constructor, called from
-    Python, compiles itself anew in every process (2-6 s, which the warm-up counted as compiling)."""
-    return Dict.empty(key_type=KEY, value_type=types.boolean)
+def new_memo() -> Memo:
+    """An empty memo with its walk's scratch (for one engine: the kernels are single-threaded)."""
+    return Memo(table=np.zeros((MEMO_SLOTS, 4), np.int64), count=np.zeros(1, np.int64),
+                seen=np.zeros((SEEN_SLOTS, 4), np.int64), seen_at=np.zeros(SEEN_LIMIT, np.int64),
+                stack=np.empty((64, 2, NUM_KINDS), np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -237,33 +249,73 @@ def _push_completions(stack, top, r, o, need, m):
                 return stack, top
 
 
+@njit(cache=True, inline="always")
+def _slot(table, key):
+    """The slot of `table` holding `key`, or the empty one where it goes (linear probing)."""
+    k0, k1, k2, k3 = key
+    h = np.uint64(k0) * np.uint64(0x9E3779B97F4A7C15)
+    h = (h ^ (h >> np.uint64(29)) ^ np.uint64(k1)) * np.uint64(0xBF58476D1CE4E5B9)
+    h = (h ^ (h >> np.uint64(29)) ^ np.uint64(k2)) * np.uint64(0x94D049BB133111EB)
+    h = (h ^ (h >> np.uint64(29)) ^ np.uint64(k3)) * np.uint64(0x9E3779B97F4A7C15)
+    last = table.shape[0] - 1
+    i = np.int64((h >> np.uint64(32)) & np.uint64(last))
+    while True:
+        w1 = table[i, 1]
+        if w1 == 0 or (w1 & ~ANSWER) == k1 and table[i, 0] == k0 and table[i, 2] == k2 and table[i, 3] == k3:
+            return i
+        i = (i + 1) & last
+
+
+@njit(cache=True, inline="always")
+def _put(table, i, key, word1):
+    table[i, 0], table[i, 1], table[i, 2], table[i, 3] = key[0], word1, key[2], key[3]
+
+
+@njit(cache=True)
+def _remember(memo, key, found):
+    """memo[key] = found, the memo cleared first when full."""
+    if memo.count[0] >= MEMO_LIMIT:
+        memo.table[:, 1] = 0
+        memo.count[0] = 0
+    i = _slot(memo.table, key)
+    if memo.table[i, 1] == 0:
+        memo.count[0] += 1
+    _put(memo.table, i, key, key[1] | (ANSWER if found else 0))
+
+
 @njit(cache=True)
 def covers(target, req, opt, memo):
     """groups.coverable: can every required item, plus any optional ones, be split into groups
-    each totalling `target`? (req, opt: int64[15] value counts of plain items.)
+    each totalling `target`? (req, opt: int64[15] value counts of plain items; memo: `new_memo()`.)
 
     The reference's search as a depth-first walk with an explicit stack (numba's cache cannot
     reload a recursive function): each position removes one group holding the largest required
     value; the question is whether some walk removes every required item. Positions seen in a
     walk that failed are remembered as failing (the memo), as is the answer for the start."""
+    table, seen = memo.table, memo.seen
     start = _key(target, req, opt)
-    if start in memo:
-        return memo[start]
-    seen = Dict.empty(key_type=KEY, value_type=types.boolean)
-    stack = np.empty((64, 2, NUM_KINDS), np.int64)
-    stack, top = _push(stack, 0, req, opt)
+    i = _slot(table, start)
+    if table[i, 1] != 0:
+        return table[i, 1] & ANSWER != 0
+    stack, top = _push(memo.stack, 0, req, opt)
     m = np.zeros(NUM_KINDS, np.int64)
+    walked = 0  # the positions in `seen`, their slots in memo.seen_at
     found = False
     while top > 0 and not found:
         top -= 1
         r, o = stack[top, 0].copy(), stack[top, 1].copy()
         key = _key(target, r, o)
-        if key in seen:
+        j = _slot(seen, key)
+        if seen[j, 1] != 0:
             continue
-        if key in memo:
-            found = memo[key]
+        i = _slot(table, key)
+        if table[i, 1] != 0:
+            found = table[i, 1] & ANSWER != 0
             continue
-        seen[key] = True
+        if walked < SEEN_LIMIT:
+            _put(seen, j, key, key[1])
+            memo.seen_at[walked] = j
+            walked += 1
         kind = 0  # the largest required value first: it has the fewest ways to be completed
         for v in range(NUM_KINDS - 1, 0, -1):
             if r[v]:
@@ -279,12 +331,12 @@ def covers(target, req, opt, memo):
                 stack, top = _push_completions(stack, top, r, o, target - 1, m)
                 if target >= 14:
                     stack, top = _push_completions(stack, top, r, o, target - 14, m)
-    if len(memo) + len(seen) >= MEMO_LIMIT:
-        memo.clear()
-    if not found:
-        for key in seen:
-            memo[key] = False
-    memo[start] = found
+    for n in range(walked):
+        j = memo.seen_at[n]
+        if not found:
+            _remember(memo, (seen[j, 0], seen[j, 1], seen[j, 2], seen[j, 3]), False)
+        seen[j, 1] = 0
+    _remember(memo, start, found)
     return found
 
 

@@ -33,7 +33,7 @@ the engine's torch generator.
 
 Kernels: the card movements, the deal and the observation (`kernels`), the legal mask and every
 decision of a turn (`play`), the clearing and the round's end (`rounds`), the field sums and
-the exact cover of a harvest's items (`cover`, memoised in a numba dict the engine owns). Python:
+the exact cover of a harvest's items (`cover`, memoised in a hash table the engine owns). Python:
 the chance seeds of fresh games, loads, `state(i)` and the returns of finished games (from their
 match scores, as the reference's `returns()`).
 
