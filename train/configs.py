@@ -53,14 +53,15 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # Cloned first (train/pretrain.py): the `lookahead` bot's 5,000 games, fitted for 4 passes to
     # softmax(score / 0.3) of its score of each legal action, on the observation with the harvest,
     # play and threat pieces and with entity heads (PPO alone never came near the scripted agent).
-    # Then PPO against the scripted agent alone, gently (lr 2e-4, a small entropy bonus, no labels)
-    # so as not to unlearn the clone, in two actor processes (the games are the limit); evaluations
-    # small enough (30 deals every 1M steps, 120 at the end) that the command ends within the hour.
+    # Then PPO against the scripted agent and `lookahead`, half the games each (against the
+    # scripted agent alone it never beat `lookahead`), gently (lr 2e-4, a small entropy bonus, no
+    # labels) so as not to unlearn the clone, in two actor processes; evaluations small enough (30
+    # deals every 1M steps, 120 at the end) that the command ends within the hour.
     # Results and history: docs/results/illimat_v0.md
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
                    "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,
                    "pretrain_games": 5000, "pretrain_epochs": 4, "pretrain_temperature": 0.3,
-                   "opponent_share": 1.0, "opponents": ("heuristic",),
+                   "opponent_share": 1.0, "opponents": ("heuristic", "lookahead"),
                    "pool_size": 0, "learning_rate": 2e-4, "ent_coef": 0.003, "actors": 2,
                    "eval_every": 1_000_000, "eval_deals": 30, "final_eval_deals": 120},
     # Cloned first (2,000 of the scripted agent's games, 8 passes): PPO from scratch and
