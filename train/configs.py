@@ -53,10 +53,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # Cloned first (train/pretrain.py): the `lookahead` bot's 5,000 games, fitted for 4 passes to
     # softmax(score / 0.3) of its score of each legal action, on the observation with the harvest,
     # play and threat pieces and with entity heads (PPO alone never came near the scripted agent).
-    # Then PPO against the scripted agent and `lookahead`, half the games each (against the
-    # scripted agent alone it never beat `lookahead`), gently (lr 2e-4, a small entropy bonus, no
-    # labels) so as not to unlearn the clone, in two actor processes; evaluations small enough (30
-    # deals every 1M steps, 120 at the end) that the command ends within the hour.
+    # Then PPO against the scripted agent and `lookahead`, each game's opponent drawn from the two
+    # (against the scripted agent alone it never beat `lookahead`), gently (lr 2e-4, a small entropy
+    # bonus, no labels) so as not to unlearn the clone, in two actor processes; evaluations small
+    # enough (30 deals every 1M steps, 120 at the end) that the command ends within the hour.
     # Results and history: docs/results/illimat_v0.md
     "illimat_v0": {**HOUR, "env_config": {"harvest_features": True, "play_features": True, "threat_features": True},
                    "hidden": (256, 256), "entity_heads": True, "teacher": "lookahead", "teacher_coef": 0.0,

@@ -467,8 +467,8 @@ def test_the_shipped_illimat_checkpoint_loads_and_still_plays_well():
     `lookahead`), on the game with the harvest, play and threat pieces as it was trained: 1.000
     against random (240 games) and 0.688 against the scripted agent (2,000 games); the bounds are
     about three standard errors below the checkpoint before it (0.530) over 12 and 32 games (the
-    reference computes the pieces in Python, 1.6 s a game). On a game
-    without the pieces it reads its own observation (see tests/evaluate/test_checkpoint_config.py)."""
+    reference computes the pieces in Python, 1.6 s a game). On a game without the pieces it reads
+    its own observation (see tests/evaluate/test_checkpoint_config.py)."""
     config = {"harvest_features": True, "play_features": True, "threat_features": True}
     game = card_envs.make_game("illimat_v0", **config)
     policy = make_policy(str(ROOT / "agents" / "checkpoints" / "illimat_v0.pt"), game)
