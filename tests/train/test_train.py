@@ -462,10 +462,11 @@ def test_the_shipped_dominion_checkpoint_loads_and_still_plays_well():
 
 
 def test_the_shipped_illimat_checkpoint_loads_and_still_plays_well():
-    """agents/checkpoints/illimat_v0.pt, the README command's final checkpoint (entity heads for the
-    card and field actions, cloned from the `lookahead` bot, then PPO against `heuristic` and
-    `lookahead`), on the game with the harvest, play and threat pieces as it was trained: 1.000
-    against random (240 games) and 0.688 against the scripted agent (2,000 games); the bounds are
+    """agents/checkpoints/illimat_v0.pt, the README command's final checkpoint fine-tuned for an
+    hour against `lookahead` (entity heads for the card and field actions, cloned from the
+    `lookahead` bot, then PPO against `heuristic` and `lookahead`, then against `lookahead`), on
+    the game with the harvest, play and threat pieces as it was trained: 1.000 against random (240
+    games) and 0.720 against the scripted agent (2,000 games); the bounds are
     about three standard errors below the checkpoint before it (0.530) over 12 and 32 games (the
     reference computes the pieces in Python, 1.6 s a game). On a game without the pieces it reads
     its own observation (see tests/evaluate/test_checkpoint_config.py)."""
