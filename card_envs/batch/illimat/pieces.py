@@ -278,7 +278,7 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
 def pieces_rows(s, t, seat, memo, harvest, play, h_out, p_out):
     """The pieces asked (harvest, play) of each row's seat into h_out[b], p_out[b]; a seat of -1
     skips its row (`recall`: its pieces are kept). Each field's groups are searched once for both."""
-    s, t = by_reference(s), by_reference(t)
+    s, t, memo = by_reference(s), by_reference(t), by_reference(memo)
     scratch = _scratch()
     x = by_reference(scratch)
     for b in range(h_out.shape[0]):

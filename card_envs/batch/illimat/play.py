@@ -533,7 +533,7 @@ def apply(s, t, actions, active):
 
 @njit(cache=True)
 def mask(s, t, memo, out):
-    s, t = by_reference(s), by_reference(t)
+    s, t, memo = by_reference(s), by_reference(t), by_reference(memo)
     (out,) = borrowed((out,))  # each row's view of it is then not reference-counted
     for b in range(out.shape[0]):
         legal_row(s, t, b, memo, out[b])
