@@ -22,6 +22,7 @@ A game's named scripted bots (`NAMED`; batched, from observations, like ``heuris
 | dominion | ``witch_bm`` | Witch-BM (`card_envs.agents.dominion.bots.WitchBM`) |
 | dominion | ``catapult_bm`` | Catapult/Rocks-BM, the split-pile probe (`card_envs.agents.dominion.bots.CatapultRocksBM`) |
 | dominion | ``townsfolk_bm`` | Townsfolk/Forts-BM, the tier-3 split-pile probe (`card_envs.agents.dominion.bots.TownsfolkFortsBM`) |
+| dominion | ``best_bot`` | in each game the bot above that wins the bots' round-robin on its kingdom (`card_envs.agents.dominion.best.BestBot`) |
 | illimat | ``lookahead`` | the scripted agent, wary of the next player's best harvest (`card_envs.agents.illimat.heuristic.IllimatLookahead`) |
 
 They are accepted wherever a baseline name is (``python -m card_envs.evaluate`` players, ``--gauntlet``
@@ -58,7 +59,8 @@ SCRIPTED = {"three_piles": "card_envs.agents.three_piles.heuristic:ThreePilesHeu
 NAMED = {
     "dominion": {"bmu": "card_envs.agents.dominion.bots:BigMoneyUltimate", "smithy_bm": "card_envs.agents.dominion.bots:SmithyBM",
                  "big_smithy": "card_envs.agents.dominion.bots:BigSmithy", "witch_bm": "card_envs.agents.dominion.bots:WitchBM",
-                 "catapult_bm": "card_envs.agents.dominion.bots:CatapultRocksBM", "townsfolk_bm": "card_envs.agents.dominion.bots:TownsfolkFortsBM"},
+                 "catapult_bm": "card_envs.agents.dominion.bots:CatapultRocksBM", "townsfolk_bm": "card_envs.agents.dominion.bots:TownsfolkFortsBM",
+                 "best_bot": "card_envs.agents.dominion.best:BestBot"},
     "illimat": {"lookahead": "card_envs.agents.illimat.heuristic:IllimatLookahead"},
 }
 

@@ -121,8 +121,13 @@ class DominionBot(Policy):
     def act_batch(self, observations, action_masks, rng) -> np.ndarray:
         """`act` on every row, compiled with numba (agents/dominion/batch.py); `act` per row
         without numba, or for a subclass whose rules have no compiled table."""
-        tables = TABLES if type(self) in BOT_ID or type(self) is DominionHeuristic else None
+        tables = TABLES if self._compiled() else None
         return compiled.act_batch(self, observations, action_masks, rng, tables, self._table_rows)
+
+    def _compiled(self) -> bool:
+        """Whether `_table_rows` gives rows of the compiled tables (a subclass with rules of its
+        own has none)."""
+        return type(self) in BOT_ID
 
     def _table_rows(self, observations: np.ndarray) -> np.ndarray:
         """The row of the compiled tables (`BOT_ID`) that plays each observation."""
@@ -323,6 +328,9 @@ class DominionHeuristic(DominionBot):
             if present[P[key]] > 0:
                 return self._bots[key].act(observation, action_mask, rng)
         return self._bots[""].act(observation, action_mask, rng)
+
+    def _compiled(self) -> bool:
+        return True
 
     def _table_rows(self, observations: np.ndarray) -> np.ndarray:
         """Each row's pick from that row's Supply, as `act` picks (so a batch may mix kingdoms)."""

@@ -27,18 +27,18 @@ def game_of(n=2, kingdom="T1-B"):
 # ----- names -------------------------------------------------------------------------------
 def test_every_bot_is_built_by_name():
     game = game_of()
-    assert named_bots(game) == ["bmu", "smithy_bm", "big_smithy", "witch_bm", "catapult_bm", "townsfolk_bm"]
+    assert named_bots(game) == ["bmu", "smithy_bm", "big_smithy", "witch_bm", "catapult_bm", "townsfolk_bm", "best_bot"]
     for spec, cls in BOTS.items():
         assert type(make_policy(spec, game)) is cls
     assert opponent_names(game) == ["random", "heuristic", *named_bots(game)]
     assert baseline_names(game) == ["random", "greedy", "heuristic", *named_bots(game), "ismcts"]
-    assert set(NAMED["dominion"]) == set(BOTS) - {"heuristic"}
+    assert set(NAMED["dominion"]) == set(BOTS) - {"heuristic"} | {"best_bot"}  # best_bot: test_best_bot.py
 
 
 @pytest.mark.parametrize("spec, env_id, message", [
     ("bmu:x=1", "dominion_v0", r"policy 'bmu' takes no options"),
     ("smithy", "dominion_v0", r"unknown policy 'smithy'.*the dominion bots \['bmu', 'smithy_bm', 'big_smithy', "
-                              r"'witch_bm', 'catapult_bm', 'townsfolk_bm'\]"),
+                              r"'witch_bm', 'catapult_bm', 'townsfolk_bm', 'best_bot'\]"),
     ("bmu", "three_piles_v0", r"unknown policy 'bmu' for three_piles; available: \['random', 'heuristic'\] "
                               r"\(batched baselines\), 'greedy'"),
 ])

@@ -77,7 +77,10 @@ Scripted baselines (``agents/dominion/bots.py``, acting from the observation alo
 (Witch-BM where Witch is in the Supply, else Smithy-BM, else Catapult/Rocks-BM, else the
 Townsfolk/Forts probe, else Big Money Ultimate) and the named bots ``bmu``, ``smithy_bm``,
 ``big_smithy``, ``witch_bm``, ``catapult_bm``, ``townsfolk_bm`` (tier 3: a few Townsfolk and Forts
-terminals on Smithy-BM's money rules, rotating Town Crier and Tent out of the way)
+terminals on Smithy-BM's money rules, rotating Town Crier and Tent out of the way), and
+``best_bot``: in each game the named bot that wins their round-robin on that game's kingdom
+(``agents/dominion/best.py``; a few seconds the first time a process meets a kingdom, so an
+evaluation opponent on random kingdoms, not a training one)
 (``python -m card_envs.evaluate dominion_v0 smithy_bm bmu --config '{"kingdom": "T1-B"}'``). On T1-B with 2
 players (1,000 deals from seed 100000, each in both seatings), Smithy-BM beats Big Money Ultimate
 in 0.727 [0.707, 0.746] of the games and Witch-BM beats Smithy-BM in 0.836 [0.819, 0.852] (wins
