@@ -1,7 +1,7 @@
 """Per-game default training recipes, in one place.
 
 ``python -m card_envs.train <env_id>`` starts from ``Args()`` overridden by ``DEFAULTS[env_id]`` and then by
-the command line. Each entry is tuned to finish within an hour on a 2-core machine and is the
+the command line; ``--recipe NAME`` takes ``RECIPES[env_id][NAME]`` instead of ``DEFAULTS[env_id]``. Each entry is tuned to finish within an hour on a 2-core machine and is the
 recipe of the game's shipped checkpoint (agents/checkpoints/<env_id>.pt); the three_piles_v0 entry
 is the README's main job. Each game's results and the history of its recipe:
 docs/results/<env_id>.md.
@@ -81,3 +81,28 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     # Results and history: docs/results/dominion_v0.md
     "dominion_v0": {**KICKSTARTED, "teacher_until": 0.5},
 }
+
+
+# A game's further named recipes (``python -m card_envs.train <env_id> --recipe <name>``), each a whole
+# recipe like a DEFAULTS entry; its results have their own section of the game's results page.
+RECIPES: dict[str, dict[str, dict[str, Any]]] = {
+    "dominion_v0": {
+        # Random kingdoms, a new one every game (the T1-A recipe's agent lost to every bot there).
+        # Kickstarted by `heuristic`, which picks its bot from each game's Supply, for the first
+        # third of the hour; every game's opponents drawn from all seven scripted bots (each
+        # kingdom calls for another one) and, in a fifth of the games, from past snapshots.
+        "random": {**KICKSTARTED, "env_config": {"kingdom": "random"}, "teacher_until": 0.3,
+                   "opponent_share": 0.8, "pool_size": 4,
+                   "opponents": ("heuristic", "bmu", "smithy_bm", "big_smithy", "witch_bm", "catapult_bm",
+                                 "townsfolk_bm")},
+    },
+}
+
+
+def recipe(env_id: str, name: str = "") -> dict[str, Any]:
+    """The game's default recipe, or its named one (KeyError where the game has none of that name)."""
+    return RECIPES[env_id][name] if name else DEFAULTS.get(env_id, {})
+
+
+def recipe_names(env_id: str) -> list[str]:
+    return list(RECIPES.get(env_id, {}))

@@ -20,7 +20,7 @@ from typing import Any
 import card_envs
 from card_envs.agents import is_checkpoint, make_policy, named_bots_text, opponent_names
 from card_envs.train.acting import COMPUTE_DTYPES, ENGINES, game_engine, resolve_compute_dtype
-from card_envs.train.configs import DEFAULTS
+from card_envs.train.configs import DEFAULTS, recipe, recipe_names
 from card_envs.train.evaluating import FINAL_CHUNK
 from card_envs.train.pretrain import check_scored_teacher
 
@@ -38,6 +38,8 @@ def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyw
 class Args:
     env_id: str = arg("three_piles_v0", "registered env id")
     env_config: dict = arg({}, "game arguments as JSON, e.g. '{\"num_players\": 3}' (merged into the game's default)")
+    recipe: str = arg("", "a named recipe of the game instead of its default one (train/configs.py RECIPES: "
+                          "dominion_v0 'random', random kingdoms)")
     run_name: str = arg("", "the run's folder in runs_dir, a name without path separators "
                             "(default: <env_id>__s<seed>__<time>)")
     runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
@@ -199,13 +201,19 @@ def flag(name: str) -> str:
 # ----- command line -------------------------------------------------------------------------
 def parse_args(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None
                ) -> tuple[Args, set[str]]:
-    """Args from ``Args()`` < ``DEFAULTS[env_id]`` < the command line; also the names given.
+    """Args from ``Args()`` < ``DEFAULTS[env_id]`` (or the ``--recipe``'s, `configs.RECIPES`) < the
+    command line; also the names given.
     ``--env-config`` is merged into the game's default one (Illimat's recipe needs its
     ``harvest_features``, whatever else is asked): a key given wins."""
     parser = parser or build_parser(env_id_in(argv))
     given = {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()
              if v is not None}
-    tuned = DEFAULTS.get(given.get("env_id", Args.env_id), {})
+    env_id = given.get("env_id", Args.env_id)
+    try:
+        tuned = recipe(env_id, given.get("recipe", ""))
+    except KeyError:
+        parser.error(f"--recipe {given['recipe']!r}: {env_id}'s recipes are {recipe_names(env_id) or 'none'} "
+                     "(besides its default)")
     if "env_config" in given:
         given["env_config"] = {**tuned.get("env_config", {}), **given["env_config"]}
     return Args(**{**tuned, **given}), set(given)
@@ -224,7 +232,8 @@ def build_parser(env_id: str = Args.env_id) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m card_envs.train", description=DESCRIPTION,
                                      usage="%(prog)s [env_id] [--option VALUE ...]  (--help lists the options)",
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=f"The defaults shown are {env_id}'s (per-game defaults: train/configs.py)")
+                                     epilog=f"The defaults shown are {env_id}'s (per-game defaults and the named "
+                                            f"recipes of --recipe: train/configs.py)")
     parser.add_argument("env_id", nargs="?", default=None, choices=card_envs.list_envs(),
                         help="registered env id (default three_piles_v0)")
     for f in dataclasses.fields(Args):

@@ -23,7 +23,7 @@ import card_envs
 from card_envs.vector import VectorGames
 from card_envs.train import acting
 from card_envs.train.acting import Collector, Rollout, critic_inputs, critic_size
-from card_envs.train.configs import CLONING, DEFAULTS, without_cloning
+from card_envs.train.configs import CLONING, DEFAULTS, RECIPES, without_cloning
 from card_envs.train.ppo import Args, Trainer, elo_ratings, main, parse_args, seat_gae, start, training_seconds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -329,6 +329,22 @@ def test_per_game_defaults_apply_and_the_command_line_wins():
     assert args.env_id == "three_piles_v0" and args.total_steps == DEFAULTS["three_piles_v0"]["total_steps"]
     args, given = parse_args(["--total-steps", "5", "--hidden", "8", "8"])
     assert args.total_steps == 5 and args.hidden == (8, 8) and given == {"total_steps", "hidden"}
+
+
+def test_a_named_recipe_replaces_the_games_default_and_the_command_line_still_wins(capsys):
+    """``--recipe random`` (Dominion on random kingdoms): the recipe whole, not merged into the
+    default one; it is valid and recorded; an unknown name is a usage error naming the game's."""
+    args, given = parse_args(["dominion_v0", "--recipe", "random", "--teacher-until", "0.2"])
+    args.validate()
+    expected = {**RECIPES["dominion_v0"]["random"], "teacher_until": 0.2}
+    assert {k: getattr(args, k) for k in expected} == expected and args.recipe == "random"
+    assert args.env_config == {"kingdom": "random"} and len(args.opponents) == 7
+    assert parse_args(["dominion_v0"])[0].env_config == {}  # the default recipe: T1-A
+    for argv, message in ((["dominion_v0", "--recipe", "nope"], "dominion_v0's recipes are ['random']"),
+                          (["piles_v0", "--recipe", "random"], "piles_v0's recipes are none")):
+        with pytest.raises(SystemExit) as exit_info:
+            parse_args(argv)
+        assert exit_info.value.code == 2 and message in capsys.readouterr().err
 
 
 def test_without_cloning_leaves_a_valid_recipe_that_trains_from_scratch():
