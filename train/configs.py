@@ -87,11 +87,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 # recipe like a DEFAULTS entry; its results have their own section of the game's results page.
 RECIPES: dict[str, dict[str, dict[str, Any]]] = {
     "dominion_v0": {
-        # Random kingdoms, a new one every game (the T1-A recipe's agent lost to every bot there).
+        # Random kingdoms, a new one every game, from the nine tenths held in for training
+        # (`kingdom="random_train"`; evaluations deal "random_test"); the T1-A recipe's agent
+        # lost to every bot on random kingdoms.
         # Kickstarted by `heuristic`, which picks its bot from each game's Supply, for the first
         # third of the hour; every game's opponents drawn from all seven scripted bots (each
         # kingdom calls for another one) and, in a fifth of the games, from past snapshots.
-        "random": {**KICKSTARTED, "env_config": {"kingdom": "random"}, "teacher_until": 0.3,
+        "random": {**KICKSTARTED, "env_config": {"kingdom": "random_train"}, "teacher_until": 0.3,
                    "opponent_share": 0.8, "pool_size": 4,
                    "opponents": ("heuristic", "bmu", "smithy_bm", "big_smithy", "witch_bm", "catapult_bm",
                                  "townsfolk_bm")},

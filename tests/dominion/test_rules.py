@@ -10,7 +10,7 @@ import pytest
 
 from card_envs.core.game import ArgumentError
 from card_envs.games.dominion import DominionGame
-from card_envs.games.dominion.cards import CARD_ID, NUM_CARDS, PILE_ID, pile_setup
+from card_envs.games.dominion.cards import CARD_ID, NUM_CARDS, PILE_ID, PRESETS, pile_setup
 from card_envs.games.dominion.effects import DECISIONS
 
 C = CARD_ID
@@ -712,6 +712,41 @@ def test_kingdom_argument():
     kingdoms = {tuple(game.new_state(np.random.default_rng(i)).kingdom) for i in range(5)}
     assert len(kingdoms) > 1
     assert sorted(DominionGame(kingdom=YW_KINGDOM).fixed_kingdom) == sorted(PILE_ID[x] for x in YW_KINGDOM)
+
+
+def test_held_out_kingdoms_are_a_tenth_that_random_train_never_deals_and_random_test_always_does():
+    """The split behind issue 58's "kingdoms not seen in training": a fixed hash of the 10 piles
+    (pinned here on the presets, so that a change of it shows), the same draws otherwise."""
+    from card_envs.games.dominion.rules import held_out
+
+    assert [held_out([PILE_ID[x] for x in PRESETS[k]]) for k in ("T1-A", "T1-B", "T2", "T3")] == \
+        [False, False, False, True]
+    with pytest.raises(ArgumentError, match="random_train.*random_test"):
+        DominionGame(kingdom="random_validation")
+    draws = {}
+    for name in ("random", "random_train", "random_test"):
+        game = DominionGame(kingdom=name)
+        rng = np.random.default_rng(7)
+        draws[name] = [game.new_state(rng).kingdom for _ in range(1000)]
+        assert game.config["kingdom"] == name
+    share = np.mean([held_out(k) for k in draws["random"]])
+    assert 0.07 < share < 0.13  # a tenth (standard error 0.0095)
+    assert not any(held_out(k) for k in draws["random_train"]) and all(held_out(k) for k in draws["random_test"])
+    assert len({tuple(k) for k in draws["random_test"]}) > 900  # still random within the tenth
+    again = DominionGame(kingdom="random_test")
+    assert again.new_state(np.random.default_rng(7)).kingdom == draws["random_test"][0]
+
+
+def test_a_snapshot_of_the_other_split_is_refused():
+    test_game, train_game = DominionGame(kingdom="random_test"), DominionGame(kingdom="random_train")
+    held = test_game.new_state(np.random.default_rng(1)).to_json()
+    kept = train_game.new_state(np.random.default_rng(1)).to_json()
+    assert test_game.state_from_json(held).kingdom and train_game.state_from_json(kept).kingdom
+    with pytest.raises(ValueError, match="not one of this env's kingdom='random_train'"):
+        train_game.state_from_json(held)
+    with pytest.raises(ValueError, match="not one of this env's kingdom='random_test'"):
+        test_game.state_from_json(kept)
+    assert DominionGame(kingdom="random").state_from_json(held).kingdom  # plain random takes both
 
 
 def test_snapshot_refuses_broken_conservation_and_pile_order():

@@ -338,7 +338,7 @@ def test_a_named_recipe_replaces_the_games_default_and_the_command_line_still_wi
     args.validate()
     expected = {**RECIPES["dominion_v0"]["random"], "teacher_until": 0.2}
     assert {k: getattr(args, k) for k in expected} == expected and args.recipe == "random"
-    assert args.env_config == {"kingdom": "random"} and len(args.opponents) == 7
+    assert args.env_config == {"kingdom": "random_train"} and len(args.opponents) == 7
     assert parse_args(["dominion_v0"])[0].env_config == {}  # the default recipe: T1-A
     for argv, message in ((["dominion_v0", "--recipe", "nope"], "dominion_v0's recipes are ['random']"),
                           (["piles_v0", "--recipe", "random"], "piles_v0's recipes are none")):

@@ -60,8 +60,11 @@ Catapult/Rocks, Cellar, Village, Smithy, Militia, Market, Laboratory), ``"T1-B"`
 Sauna/Avanto, Chapel, Moat, Workshop, Remodel, Festival, Witch, Smithy, Village), ``"T2"`` (T1-A with
 Castles in place of Laboratory), ``"T3"`` (Townsfolk, Forts, Odysseys, Clashes, Wizards, Moat,
 Village, Smithy, Market, Witch, with one Ally), ``"random"`` (10 of the 26 implemented Kingdom
-piles, drawn at each reset from the env's seed) or a list of 10 Kingdom pile names (e.g.
-``"Castles"``, ``"Catapult/Rocks"``, ``"Young Witch"``, ``"Townsfolk"``).
+piles, drawn at each reset from the env's seed), ``"random_train"`` / ``"random_test"`` (the same
+draw, kept to the nine tenths of all kingdoms held in for training / the tenth held out for
+evaluation: `rules.held_out`, a hash of the 10 piles, so no kingdom of one is ever dealt by the
+other) or a list of 10 Kingdom pile names (e.g. ``"Castles"``, ``"Catapult/Rocks"``, ``"Young
+Witch"``, ``"Townsfolk"``).
 
 ## Agents
 
@@ -255,7 +258,7 @@ at most C cards).
 | argument | default | meaning |
 |---|---|---|
 | ``num_players`` | 2 | 2, 3 or 4 |
-| ``kingdom`` | ``"T1-A"`` | ``"T1-A"``, ``"T1-B"``, ``"T2"``, ``"T3"``, ``"random"`` or a list of 10 Kingdom pile names; anything else is refused with the accepted names |
+| ``kingdom`` | ``"T1-A"`` | ``"T1-A"``, ``"T1-B"``, ``"T2"``, ``"T3"``, ``"random"``, ``"random_train"``, ``"random_test"`` or a list of 10 Kingdom pile names; anything else is refused with the accepted names |
 | ``bane`` | None | Young Witch's Bane pile (a $2-$3 Kingdom pile outside the 10); None: drawn at reset |
 | ``ally`` | None | the Ally when Wizards (Student, a Liaison) is in the Supply: ``"Mountain Folk"``, ``"League of Bankers"``, ``"Band of Nomads"``, ``"Peaceful Cult"``, ``"Cave Dwellers"``; None: drawn at reset; refused with a fixed kingdom without Wizards |
 | ``max_turns`` | 100 | turns per player after which the game ends |

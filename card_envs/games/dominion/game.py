@@ -17,7 +17,8 @@ from card_envs.games.dominion.render import render_text
 from card_envs.games.dominion.rules import YOUNG_WITCH_PILE, DominionState, draw_kingdom
 from card_envs.games.dominion.snapshot import from_json, to_json
 
-KINGDOM_CHOICES = tuple(PRESETS) + ("random",)
+KINGDOM_CHOICES = tuple(PRESETS) + ("random", "random_train", "random_test")
+SPLITS = {"random_train": "train", "random_test": "test"}  # held-out kingdoms: rules.held_out
 
 
 def action_name(action: int) -> str:
@@ -47,6 +48,7 @@ class DominionGame(Game):
         self.num_players, self.max_turns = int(num_players), int(max_turns)
         self._kingdom_arg = list(kingdom) if isinstance(kingdom, (list, tuple)) else kingdom
         self.fixed_kingdom = self._parse_kingdom(kingdom)
+        self.kingdom_split = SPLITS.get(kingdom) if isinstance(kingdom, str) else None
         if bane is not None:
             if not isinstance(bane, str) or bane not in PILE_ID or PILE_ID[bane] not in BANE_CANDIDATES:
                 raise ArgumentError(f"bane={bane!r} is not supported; a Bane is one of "
@@ -77,7 +79,7 @@ class DominionGame(Game):
     @staticmethod
     def _parse_kingdom(kingdom: Any) -> list[int] | None:
         if isinstance(kingdom, str):
-            if kingdom == "random":
+            if kingdom in ("random", *SPLITS):
                 return None
             if kingdom in PRESETS:
                 return sorted(PILE_ID[x] for x in PRESETS[kingdom])
@@ -100,7 +102,7 @@ class DominionGame(Game):
     def new_state(self, rng: np.random.Generator) -> DominionState:
         bane = PILE_ID[self.bane_arg] if self.bane_arg else -1
         ally = ALLIES.index(self.ally_arg) if self.ally_arg else -1
-        kingdom, bane, ally = draw_kingdom(rng, self.fixed_kingdom, bane, ally)
+        kingdom, bane, ally = draw_kingdom(rng, self.fixed_kingdom, bane, ally, self.kingdom_split)
         state = DominionState(self)
         state.setup(kingdom, bane, int(rng.integers(2**62)), ally)
         return state

@@ -10,6 +10,7 @@ top at the end. Pending work is a stack of tasks (effects.py); the top ``ask`` i
 
 from __future__ import annotations
 
+import hashlib
 from operator import mul
 
 import numpy as np
@@ -663,12 +664,22 @@ OPS = {
 }
 
 
+def held_out(kingdom: list[int]) -> bool:
+    """Whether a kingdom (its 10 pile ids) is one of the tenth of all kingdoms kept out of training
+    (``kingdom="random_test"``; ``"random_train"`` never deals one): a hash of its piles, the same
+    on every machine and version."""
+    return int.from_bytes(hashlib.sha256(bytes(sorted(kingdom))).digest()[:8], "little") % 10 == 0
+
+
 def draw_kingdom(rng: np.random.Generator, kingdom: list[int] | None, bane: int,
-                 ally: int = -1) -> tuple[list[int], int, int]:
-    """The kingdom (random: 10 of the implemented piles), the Bane when Young Witch is in it and
-    the Ally when a Liaison (Student, in Wizards) is in the Supply (`ally` or drawn)."""
-    if kingdom is None:
+                 ally: int = -1, split: str | None = None) -> tuple[list[int], int, int]:
+    """The kingdom (random: 10 of the implemented piles; with a `split`, "train" or "test", drawn
+    again until it is in that split: `held_out`), the Bane when Young Witch is in it and the Ally
+    when a Liaison (Student, in Wizards) is in the Supply (`ally` or drawn)."""
+    while kingdom is None:
         kingdom = sorted(int(x) for x in rng.choice(KINGDOM_PILES, 10, replace=False))
+        if split is not None and held_out(kingdom) != (split == "test"):
+            kingdom = None
     if YOUNG_WITCH_PILE in kingdom and bane < 0:
         options = [p for p in BANE_CANDIDATES if p not in kingdom]
         bane = options[int(rng.integers(len(options)))]
@@ -682,4 +693,4 @@ def draw_kingdom(rng: np.random.Generator, kingdom: list[int] | None, bane: int,
     return list(kingdom), bane, ally
 
 
-__all__ = ["DominionState", "draw_kingdom", "Game"]
+__all__ = ["DominionState", "draw_kingdom", "Game", "held_out"]
