@@ -43,8 +43,8 @@ from card_envs.agents import baseline_names, named_bots_text, opponent_names, po
 from card_envs.agents.shipped import SHIPPED, is_checkpoint, shipped_names
 from card_envs.agents.warm import warm_up
 from card_envs.core.extras import require
-from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, check_opponents, start_of, summarise, train_exploiters,
-                              warnings)
+from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, STARTS, check_opponents, start_of, summarise,
+                                        train_exploiters, warnings)
 from card_envs.evaluate.players import Player, expand_all
 from card_envs.evaluate.report import build_report, check_writable, markdown, write_all
 from card_envs.evaluate.runner import SEATINGS, available_cores, distinct_rotations, play_pairings, seating_pattern
@@ -80,9 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="--exploit: instead of --minutes, training steps of all the exploiters together, "
                              "shared evenly: the same --seed then gives the same exploiters and report on the "
                              "same machine")
-    parser.add_argument("--exploit-start", choices=("target", "fresh"), default=None,
+    parser.add_argument("--exploit-start", choices=STARTS, default=None,
                         help="--exploit: the exploiters start from the target's weights (fine-tuned against it: "
-                             "a best response never starts below parity) or from a fresh network; default: "
+                             "a best response never starts below parity), from a fresh network, or from the "
+                             "game's shipped checkpoint (a scripted target's strongest start); default: "
                              "target for a checkpoint, fresh for a scripted agent (it has no weights)")
     parser.add_argument("--attempts", type=int, default=ATTEMPTS,
                         help="--exploit: exploiters trained; the strongest that beats random is the result")

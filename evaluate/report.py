@@ -329,7 +329,8 @@ def _exploit_section(meta: dict[str, Any]) -> list[str]:
                      f"(Wilson 95%: game sampling, standard error {summary['sampling_se']:.3f}). Run-to-run "
                      f"spread across those attempts: {spread['low']:.3f} to {spread['high']:.3f}{sd}. A maximum "
                      "of noisy rates leans high by up to about one standard error.")
-    start = {"target": "from the target's weights", "fresh": "from a fresh network"}[meta["exploit_start"]]
+    start = {"target": "from the target's weights", "fresh": "from a fresh network",
+             "shipped": "from the game's shipped checkpoint's weights"}[meta["exploit_start"]]
     lines += ["", f"{len(attempts)} attempts shared {budget}, one after another, each {start} and seeded from "
               "(--seed, attempt). Sanity checks: score rate (wins + draws / 2) against each baseline over "
               f"{next(iter(attempts[0]['checks'].values()))['games']} games; an exploiter whose score rate "
