@@ -63,8 +63,8 @@ Village, Smithy, Market, Witch, with one Ally), ``"random"`` (10 of the 26 imple
 piles, drawn at each reset from the env's seed), ``"random_train"`` / ``"random_test"`` (the same
 draw, kept to the nine tenths of all kingdoms held in for training / the tenth held out for
 evaluation: `rules.held_out`, a hash of the 10 piles, so no kingdom of one is ever dealt by the
-other) or a list of 10 Kingdom pile names (e.g. ``"Castles"``, ``"Catapult/Rocks"``, ``"Young
-Witch"``, ``"Townsfolk"``).
+other) or a list of 10 Kingdom pile names (e.g. ``"Castles"``, ``"Catapult/Rocks"``,
+``"Young Witch"``, ``"Townsfolk"``).
 
 ## Agents
 
