@@ -1,7 +1,8 @@
 """Per-game default training recipes, in one place.
 
 ``python -m card_envs.train <env_id>`` starts from ``Args()`` overridden by ``DEFAULTS[env_id]`` and then by
-the command line; ``--recipe NAME`` takes ``RECIPES[env_id][NAME]`` instead of ``DEFAULTS[env_id]``. Each entry is tuned to finish within an hour on a 2-core machine and is the
+the command line; ``--recipe NAME`` takes ``RECIPES[env_id][NAME]`` instead of ``DEFAULTS[env_id]``.
+Each entry is tuned to finish within an hour on a 2-core machine and is the
 recipe of the game's shipped checkpoint (agents/checkpoints/<env_id>.pt); the three_piles_v0 entry
 is the README's main job. Each game's results and the history of its recipe:
 docs/results/<env_id>.md.

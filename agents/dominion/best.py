@@ -103,6 +103,10 @@ class BestBot(DominionBot):
         self._bots = {cls: cls(game) for cls in CANDIDATES}
         self._picks: dict[Kingdom, type] = {}  # kingdom -> its best candidate, once played
         self.rates: dict[Kingdom, np.ndarray] = {}  # kingdom -> the round-robin's score rates
+        # The observation entries that fix the kingdom, and their bytes -> its pick: a batch's rows
+        # are looked up without decoding the kingdom from every one.
+        self._setup = np.concatenate([self.layout.index(n).ravel() for n in ("supply_in", "bane", "ally")])
+        self._picks_by_setup: dict[bytes, type] = {}
 
     def pick(self, observation: np.ndarray) -> type:
         """The candidate this observation's kingdom calls for (its round-robin played first if new)."""
@@ -119,4 +123,11 @@ class BestBot(DominionBot):
         return True
 
     def _table_rows(self, observations: np.ndarray) -> np.ndarray:
-        return np.array([BOT_ID[self.pick(o)] for o in observations], np.int64)
+        setups = observations[:, self._setup]
+        rows = np.empty(len(observations), np.int64)
+        for i, o in enumerate(observations):
+            key = setups[i].tobytes()
+            if key not in self._picks_by_setup:
+                self._picks_by_setup[key] = self.pick(o)
+            rows[i] = BOT_ID[self._picks_by_setup[key]]
+        return rows

@@ -671,6 +671,11 @@ def held_out(kingdom: list[int]) -> bool:
     return int.from_bytes(hashlib.sha256(bytes(sorted(kingdom))).digest()[:8], "little") % 10 == 0
 
 
+def in_split(kingdom: list[int], split: str | None) -> bool:
+    """Whether a kingdom belongs to a split: "test" (`held_out`), "train" (the rest) or None (any)."""
+    return split is None or held_out(kingdom) == (split == "test")
+
+
 def draw_kingdom(rng: np.random.Generator, kingdom: list[int] | None, bane: int,
                  ally: int = -1, split: str | None = None) -> tuple[list[int], int, int]:
     """The kingdom (random: 10 of the implemented piles; with a `split`, "train" or "test", drawn
@@ -678,7 +683,7 @@ def draw_kingdom(rng: np.random.Generator, kingdom: list[int] | None, bane: int,
     when a Liaison (Student, in Wizards) is in the Supply (`ally` or drawn)."""
     while kingdom is None:
         kingdom = sorted(int(x) for x in rng.choice(KINGDOM_PILES, 10, replace=False))
-        if split is not None and held_out(kingdom) != (split == "test"):
+        if not in_split(kingdom, split):
             kingdom = None
     if YOUNG_WITCH_PILE in kingdom and bane < 0:
         options = [p for p in BANE_CANDIDATES if p not in kingdom]

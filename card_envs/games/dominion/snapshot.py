@@ -25,7 +25,7 @@ from typing import Any
 
 from card_envs.core.snapshot import check_keys, read_int, read_list, show
 from card_envs.games.dominion import effects as fx
-from card_envs.games.dominion.rules import DominionState, held_out
+from card_envs.games.dominion.rules import DominionState, in_split
 from card_envs.games.dominion.cards import (
     ALLIES, ALLIES_PILES, BANE_CANDIDATES, CARD_ID, CARD_NAMES, CATAPULT, COPPER, COST, DEBT, ENCAMPMENT, ESTATE,
     FORTUNE, GARRISON, HERB_GATHERER, IS_ACTION, IS_ATTACK, IS_TREASURE, KINGDOM_PILES, LICH, MILITIA, NUM_CARDS,
@@ -161,7 +161,7 @@ def from_json(game, data: Any):
                          "exactly when Young Witch is in the kingdom")
     if game.fixed_kingdom is not None and sorted(kingdom) != sorted(game.fixed_kingdom):
         raise ValueError("kingdom: the snapshot's kingdom differs from this env's kingdom argument")
-    if game.kingdom_split is not None and held_out(kingdom) != (game.kingdom_split == "test"):
+    if not in_split(kingdom, game.kingdom_split):
         raise ValueError(f"kingdom: the snapshot's kingdom is not one of this env's kingdom={game._kingdom_arg!r} "
                          f"(held-out kingdoms: rules.held_out)")
     s.kingdom, s.bane = kingdom, bane
