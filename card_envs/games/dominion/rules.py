@@ -665,9 +665,8 @@ OPS = {
 
 
 def held_out(kingdom: list[int]) -> bool:
-    """Whether a kingdom (its 10 pile ids) is one of the tenth of all kingdoms kept out of training
-    (``kingdom="random_test"``; ``"random_train"`` never deals one): a hash of its piles, the same
-    on every machine and version."""
+    """Whether a kingdom (its 10 pile ids) is one of the tenth kept out of training (``"random_test"``;
+    ``"random_train"`` never deals one): a hash of its piles, the same on every machine and version."""
     return int.from_bytes(hashlib.sha256(bytes(sorted(kingdom))).digest()[:8], "little") % 10 == 0
 
 
