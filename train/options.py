@@ -39,7 +39,7 @@ class Args:
     env_id: str = arg("three_piles_v0", "registered env id")
     env_config: dict = arg({}, "game arguments as JSON, e.g. '{\"num_players\": 3}' (merged into the game's default)")
     recipe: str = arg("", "a named recipe of the game instead of its default one (train/configs.py RECIPES: "
-                          "dominion_v0 'random', random kingdoms)")
+                          "dominion_v0 't1a', its one default kingdom)")
     run_name: str = arg("", "the run's folder in runs_dir, a name without path separators "
                             "(default: <env_id>__s<seed>__<time>)")
     runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
