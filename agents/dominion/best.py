@@ -103,18 +103,21 @@ class BestBot(DominionBot):
         self._bots = {cls: cls(game) for cls in CANDIDATES}
         self._picks: dict[Kingdom, type] = {}  # kingdom -> its best candidate, once played
         self.rates: dict[Kingdom, np.ndarray] = {}  # kingdom -> the round-robin's score rates
-        # The observation entries that fix the kingdom, and their bytes -> its pick: a batch's rows
-        # are looked up without decoding the kingdom from every one.
+        # The observation entries that fix the kingdom, and their bytes -> its pick: a position is
+        # looked up without decoding its kingdom.
         self._setup = np.concatenate([self.layout.index(n).ravel() for n in ("supply_in", "bane", "ally")])
         self._picks_by_setup: dict[bytes, type] = {}
 
     def pick(self, observation: np.ndarray) -> type:
         """The candidate this observation's kingdom calls for (its round-robin played first if new)."""
-        kingdom = kingdom_of(self.layout, observation)
-        if kingdom not in self._picks:
-            rates = round_robin(self.game, kingdom, self.games)
-            self.rates[kingdom], self._picks[kingdom] = rates, CANDIDATES[int(np.argmax(rates))]
-        return self._picks[kingdom]
+        key = observation[self._setup].tobytes()
+        if key not in self._picks_by_setup:
+            kingdom = kingdom_of(self.layout, observation)
+            if kingdom not in self._picks:
+                rates = round_robin(self.game, kingdom, self.games)
+                self.rates[kingdom], self._picks[kingdom] = rates, CANDIDATES[int(np.argmax(rates))]
+            self._picks_by_setup[key] = self._picks[kingdom]
+        return self._picks_by_setup[key]
 
     def act(self, observation, action_mask, rng) -> int:
         return self._bots[self.pick(observation)].act(observation, action_mask, rng)
@@ -123,11 +126,4 @@ class BestBot(DominionBot):
         return True
 
     def _table_rows(self, observations: np.ndarray) -> np.ndarray:
-        setups = observations[:, self._setup]
-        rows = np.empty(len(observations), np.int64)
-        for i, o in enumerate(observations):
-            key = setups[i].tobytes()
-            if key not in self._picks_by_setup:
-                self._picks_by_setup[key] = self.pick(o)
-            rows[i] = BOT_ID[self._picks_by_setup[key]]
-        return rows
+        return np.array([BOT_ID[self.pick(o)] for o in observations], np.int64)
