@@ -33,14 +33,16 @@ MEMO_LIMIT = 200_000  # entries, then cleared (a cache, as the reference's); a t
 SEEN_SLOTS = 1 << 16
 SEEN_LIMIT = SEEN_SLOTS // 2  # positions a walk remembers; beyond, it visits them again (slower, same answer)
 ANSWER = np.int64(1 << 60)
-Memo = namedtuple("Memo", "table count seen seen_at stack")
+Memo = namedtuple("Memo", "table count seen seen_at stack counts left")
 
 
 def new_memo() -> Memo:
-    """An empty memo with its walk's scratch (for one engine: the kernels are single-threaded)."""
+    """An empty memo with its walk's scratch (for one engine: the kernels are single-threaded):
+    a walk allocates nothing (an allocation costs about as much as a short walk's arithmetic)."""
     return Memo(table=np.zeros((MEMO_SLOTS, 4), np.int64), count=np.zeros(1, np.int64),
                 seen=np.zeros((SEEN_SLOTS, 4), np.int64), seen_at=np.zeros(SEEN_LIMIT, np.int64),
-                stack=np.empty((64, 2, NUM_KINDS), np.int64))
+                stack=np.empty((64, 2, NUM_KINDS), np.int64), counts=np.zeros((3, NUM_KINDS), np.int64),
+                left=np.zeros(NUM_KINDS + 1, np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -214,14 +216,14 @@ def _push(stack, top, r, o):
 
 
 @njit(cache=True)
-def _push_completions(stack, top, r, o, need, m):
+def _push_completions(stack, top, r, o, need, m, left):
     """Push every way to take items totalling `need` from the values <= min(need, 14) and the
-    Fools (`groups._completions`), as the counts left; m is scratch. An odometer over the
+    Fools (`groups._completions`), as the counts left; m and left are scratch (left[k]: what the
+    values <= k must still make, m[k]: how many of value k are taken). An odometer over the
     values, largest first, in place of the reference's recursive generator."""
     if need == 0:
         return _push(stack, top, r, o)
     first = min(need, NUM_KINDS - 1)
-    left = np.zeros(NUM_KINDS + 1, np.int64)  # left[k]: what the values <= k must still make
     k = first
     left[k] = need
     m[k] = min(r[k] + o[k], need // k)
@@ -235,11 +237,10 @@ def _push_completions(stack, top, r, o, need, m):
         for as14 in range(rest // 14 + 1):  # rest == 0: one way, no Fool
             used = as14 + rest - 14 * as14
             if used <= r[0] + o[0]:
-                r2, o2 = r.copy(), o.copy()
+                stack, top = _push(stack, top, r, o)  # then the items taken from the copy pushed
                 for j in range(k, first + 1):
-                    _take(r2, o2, j, m[j])
-                _take(r2, o2, 0, used)
-                stack, top = _push(stack, top, r2, o2)
+                    _take(stack[top - 1, 0], stack[top - 1, 1], j, m[j])
+                _take(stack[top - 1, 0], stack[top - 1, 1], 0, used)
         while True:  # the next choice: one item fewer of the smallest value still choosing
             m[k] -= 1
             if m[k] >= 0:
@@ -298,12 +299,12 @@ def covers(target, req, opt, memo):
     if table[i, 1] != 0:
         return table[i, 1] & ANSWER != 0
     stack, top = _push(memo.stack, 0, req, opt)
-    m = np.zeros(NUM_KINDS, np.int64)
+    r, o, m, left = memo.counts[0], memo.counts[1], memo.counts[2], memo.left
     walked = 0  # the positions in `seen`, their slots in memo.seen_at
     found = False
     while top > 0 and not found:
         top -= 1
-        r, o = stack[top, 0].copy(), stack[top, 1].copy()
+        r[:], o[:] = stack[top, 0], stack[top, 1]
         key = _key(target, r, o)
         j = _slot(seen, key)
         if seen[j, 1] != 0:
@@ -326,11 +327,11 @@ def covers(target, req, opt, memo):
         elif kind <= target and _plausible(target, r, o):
             r[kind] -= 1
             if kind != 0:
-                stack, top = _push_completions(stack, top, r, o, target - kind, m)
+                stack, top = _push_completions(stack, top, r, o, target - kind, m, left)
             else:
-                stack, top = _push_completions(stack, top, r, o, target - 1, m)
+                stack, top = _push_completions(stack, top, r, o, target - 1, m, left)
                 if target >= 14:
-                    stack, top = _push_completions(stack, top, r, o, target - 14, m)
+                    stack, top = _push_completions(stack, top, r, o, target - 14, m, left)
     for n in range(walked):
         j = memo.seen_at[n]
         if not found:

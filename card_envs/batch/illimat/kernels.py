@@ -59,20 +59,55 @@ PIECES = ("hands", "known", "loose", "stockpiled", "single_key", "multiple_key",
 
 Tables = namedtuple("Tables", (
     "n deck_cards luminaries full_harvest harmonic target_score rounds sum_mask score_low score_span off "
-    "runs").split())
+    "card_blocks card_to runs").split())
+
+# The observation's pieces with a card axis, in the order of `Tables.card_blocks` (their offsets in
+# the observation): `observe` writes them from the cards' places and copies the rest from the store.
+CARD_BLOCKS = ("hand", "known_hands", "loose", "stockpiled", "single_key", "multiple_key", "unseen")
+(B_HAND, B_KNOWN, B_LOOSE, B_STOCKPILED, B_SINGLE_KEY, B_MULTIPLE_KEY, B_UNSEEN) = range(len(CARD_BLOCKS))
+TO_ZERO, TO_ONE, TO_PILE = range(3)  # what a card writes at its place: 0, 1, its stockpile's value / 14
 
 
-def gather_runs(gathers) -> np.ndarray:
-    """int64[n, R, 3]: each seat's observation gather (`observation.observation_gathers`) as runs of
-    consecutive indices (source start, destination start, length), padded with empty runs: a copy
-    of ~30 runs instead of ~1,500 single gathers."""
+def card_places(n: int, at: np.ndarray) -> np.ndarray:
+    """int64[n, 4 * L_UNDER + 16]: for observer p and a card's (loc, known, secret) at
+    [p, 4 * loc + 2 * known + secret], the observation block its column is in (times 4) and what
+    it writes there (`TO_*`, low two bits). A card with nothing to show writes 0 into the hand
+    block, where its column is then 0 anyway (as `rebuild`'s unseen rule and blocks say)."""
+    out = np.zeros((n, 4 * (L_UNDER + NUM_FIELDS)), np.int64)
+    for p in range(n):
+        for where in range(L_UNDER + NUM_FIELDS):
+            for known in (0, 1):
+                for secret in (0, 1):
+                    block, what = at[B_HAND], TO_ZERO
+                    if where == L_DECK or where >= L_UNDER:
+                        block, what = at[B_UNSEEN], TO_ONE
+                    elif L_HAND <= where < L_LOOSE:
+                        k = (where - L_HAND - p) % n
+                        block = at[B_HAND] if k == 0 else at[B_KNOWN] + (k - 1) * NUM_CARDS if known else at[B_UNSEEN]
+                        what = TO_ONE
+                    elif L_LOOSE <= where < L_PILE:
+                        block, what = at[B_LOOSE] + (where - L_LOOSE) * NUM_CARDS, TO_ONE
+                    elif L_PILE <= where < L_HARVEST:
+                        block, what = at[B_STOCKPILED] + (where - L_PILE) * NUM_CARDS, TO_PILE
+                    elif L_HARVEST <= where < L_UNDER and secret and where - L_HARVEST != p:
+                        block, what = at[B_UNSEEN], TO_ONE
+                    out[p, 4 * where + 2 * known + secret] = 4 * block + what
+    return out
+
+
+def gather_runs(gathers, written: np.ndarray) -> np.ndarray:
+    """int64[n, R, 3]: each seat's observation gather (`observation.observation_gathers`) but for
+    the positions `written` (bool, one per gathered column) as runs of consecutive indices (source
+    start, destination start, length), padded with empty runs: a copy of ~30 runs instead of
+    hundreds of single gathers."""
     per_seat = []
     for idx in gathers:
-        runs, start = [], 0
-        for i in range(1, len(idx) + 1):
-            if i == len(idx) or idx[i] != idx[i - 1] + 1:
-                runs.append((idx[start], start, i - start))
-                start = i
+        runs = []
+        for i in np.flatnonzero(~written):
+            if runs and runs[-1][1] + runs[-1][2] == i and runs[-1][0] + runs[-1][2] == idx[i]:
+                runs[-1][2] += 1
+            else:
+                runs.append([idx[i], i, 1])
         per_seat.append(runs)
     out = np.zeros((len(gathers), max(len(r) for r in per_seat), 3), np.int64)
     for seat, runs in enumerate(per_seat):
@@ -81,14 +116,19 @@ def gather_runs(gathers) -> np.ndarray:
 
 
 def tables(game) -> Tables:
-    """The configuration of `game` (an IllimatGame) and its feature store's offsets."""
-    slices = game.state_layout.slices
+    """The configuration of `game` (an IllimatGame), its feature store's offsets and its
+    observation's card blocks."""
+    slices, seen = game.state_layout.slices, game.observation_layout.slices
     off = np.array([slices[k].start if k in slices else -1 for k in PIECES], np.int64)
+    at = np.array([seen[name].start for name in CARD_BLOCKS], np.int64)
+    written = np.zeros(len(game._gathers[0]), np.bool_)  # the gathered columns (the pieces follow)
+    for name in CARD_BLOCKS:
+        written[seen[name]] = True
     return Tables(
         n=game.num_players, deck_cards=game.deck_cards, luminaries=game.luminaries, full_harvest=game.full_harvest,
         harmonic=game.harmonic_convergence, target_score=game.target_score, rounds=game.rounds,
         sum_mask=np.uint64(game.sum_mask), score_low=game.score_low, score_span=game.score_high - game.score_low,
-        off=off, runs=gather_runs(game._gathers))
+        off=off, card_blocks=at, card_to=card_places(game.num_players, at), runs=gather_runs(game._gathers, written))
 
 
 # ----- small queries ----------------------------------------------------------------------------
@@ -519,13 +559,35 @@ def rebuild_rows(s, t, rows):
         rebuild(s, t, b)
 
 
+@njit(cache=True, inline="always")
+def card_blocks(s, t, b, p, row):
+    """Seat p's pieces with a card axis (`CARD_BLOCKS`) of game b into its observation row, from
+    the cards' places: what `rebuild` writes into the store's rows that seat's gather reads. One
+    write per card, its place found in `Tables.card_to` (branches on a card's place would
+    mispredict at every other card), one more at a stockpile's key."""
+    at, n, to = t.card_blocks, t.n, t.card_to[p]
+    row[at[B_HAND]:at[B_KNOWN] + (n - 1) * NUM_CARDS] = 0
+    row[at[B_LOOSE]:at[B_MULTIPLE_KEY] + NUM_FIELDS * NUM_CARDS] = 0
+    row[at[B_UNSEEN]:at[B_UNSEEN] + NUM_CARDS] = 0
+    for c in range(NUM_CARDS):
+        where = s.loc[b, c]
+        goes = to[4 * where + 2 * s.known[b, c] + s.secret[b, c]]
+        key = max(s.pile_key[b, c], 0)
+        kind = goes & 3
+        row[(goes >> 2) + c] = 1.0 if kind == TO_ONE else s.pile_val[b, key] / MAX_STOCKPILE if kind == TO_PILE else 0.0
+        if key == c and L_PILE <= where < L_HARVEST:
+            row[at[B_MULTIPLE_KEY if s.pile_multi[b, c] else B_SINGLE_KEY] + (where - L_PILE) * NUM_CARDS + c] = 1
+
+
 @njit(cache=True)
 def observe(s, t, seat, out):
-    """out[b] = seat[b]'s observation of game b: the reference's gather from its feature store."""
+    """out[b] = seat[b]'s observation of game b: the reference's gather from its feature store,
+    the pieces with a card axis written from the cards' places (`card_blocks`), the rest copied."""
     s, t = by_reference(s), by_reference(t)
     (out,) = borrowed((out,))  # each row's view of it is then not reference-counted
     for b in range(out.shape[0]):
         row, runs, F = out[b], t.runs[seat[b]], s.feat[b]
+        card_blocks(s, t, b, seat[b], row)
         for r in range(runs.shape[0]):
             if runs[r, 2]:
                 copy_run(row, runs[r, 1], F, runs[r, 0], runs[r, 2])
