@@ -29,7 +29,7 @@ try:
 except ImportError:  # numba is in the train and batch extras; a bare install plays `act` per row
     kernel = None
 
-_SCRATCH: list = []  # (row scratch, the Union pairs' search scratch), made once per process
+_SCRATCH: list = []  # (row scratch, the tables' and Union pairs' scratch, the searches' works), made once per process
 
 
 def act_batch(policy, observations, action_masks, rng, lookahead: bool, scored: bool = False):
@@ -49,7 +49,7 @@ def act_batch(policy, observations, action_masks, rng, lookahead: bool, scored: 
         actions = np.array([a for a, _ in rows], np.int64)
         return (actions, np.stack([s for _, s in rows]).astype(np.float32)) if scored else actions
     if not _SCRATCH:
-        _SCRATCH.extend((kernel.row_scratch(), kernel.union_scratch()))
+        _SCRATCH.extend((kernel.row_scratch(), kernel.union_scratch(), kernel.works()))
     if "_compiled" not in policy.__dict__:  # the observation's offsets and the agent's turns' plans
         at = kernel.offsets(policy.layout)
         policy._compiled = (at, kernel.plan_cache(at))

@@ -89,16 +89,18 @@ def plan_cache(at: np.ndarray) -> PlanCache:
 
 
 def union_scratch():
-    """threats.Scratch whose group buffers hold a Union pair's search (`BIG_GROUPS` groups of up to
-    28 items)."""
+    """threats.Scratch, for the tables and a Union pair's search."""
     from card_envs.batch.illimat.threats import _scratch as threat_scratch
 
-    C, cap = NUM_CARDS, BIG_GROUPS
-    tw = G.Work(np.empty(1, np.int64), np.empty(1, np.uint64), np.empty(1, np.int64), np.empty(cap, np.uint64),
-                np.empty(cap, np.float64), np.empty(C + 3, np.int64), np.empty(cap * 29, np.int64),
-                np.empty(G.MAX_BITS + 1, np.int64), np.empty(C + 2, np.int64), np.empty(C + 2, np.uint64),
-                np.empty(C + 2, np.float64), np.empty(C + 2, np.int64))
-    return threat_scratch()._replace(tw=tw)
+    return threat_scratch()
+
+
+def works() -> tuple:
+    """The groups.Work of each field's searches and one for the tables and the Union pairs' searches
+    (`BIG_GROUPS` groups of up to 28 items, within a Work's capacity). Separate tuples, each passed
+    by reference: a tuple nested in a borrowed one keeps its arrays' reference counts."""
+    assert BIG_GROUPS <= G.GROUPS_CAP and BIG_GROUPS * 28 <= G.GROUPS_CAP * (G.MAX_SINGLE + 1)
+    return tuple(G.new_work() for _ in range(NUM_FIELDS + 1))
 
 
 # ----- reading the observation (`_read`) ----------------------------------------------------------
@@ -208,16 +210,16 @@ def _steal_chance(x, value):
 
 
 @njit(cache=True)
-def _union_groups(target, f, x, xu):
+def _union_groups(target, f, x, xu, tw):
     """groups.heaviest_groups above 14 (a Union pair's value): groups_totalling, then the packing."""
     n = x.n[f]
     codes = x.codes[f]
     _plain(codes, n, xu)
-    k = _groups_totalling(target, codes, n, UNION_GROUPS_BUDGET, xu)
+    k = _groups_totalling(target, codes, n, UNION_GROUPS_BUDGET, xu, tw)
     if k == 0:
         return 0.0, G.U0
-    k = _sorted_distinct(xu.tw.groups, k)
-    return G.heaviest_packing(k, x.weights[f], G.U0, n, G.PACKING_BUDGET, xu.tw)
+    k = _sorted_distinct(tw.groups, k)
+    return G.heaviest_packing(k, x.weights[f], G.U0, n, G.PACKING_BUDGET, tw)
 
 
 @njit(cache=True)
@@ -229,7 +231,7 @@ def _add(x, score, c, f, action, partner, value, mask):
 
 
 @njit(cache=True)
-def _harvests(x, xu, works, c, f, union_field):
+def _harvests(x, xu, ws, c, f, union_field):
     n = x.n[f]
     nh = x.ints[R_NH]
     pairs = f == union_field and not (x.ints[R_RAKE_OWED] and nh < 3)
@@ -247,9 +249,9 @@ def _harvests(x, xu, works, c, f, union_field):
                 if v == 0:
                     break
             if v <= 14:
-                gain, mask = G.heaviest_groups(v, n, x.weights[f], 0, works[f])
+                gain, mask = G.heaviest_groups(v, n, x.weights[f], 0, ws[f])
             else:
-                gain, mask = _union_groups(v, f, x, xu)
+                gain, mask = _union_groups(v, f, x, xu, ws[NUM_FIELDS])
             if mask == G.U0:
                 continue
             played = CARD_WEIGHT_A[c] + (CARD_WEIGHT_A[partner] if partner >= 0 else 0.0)
@@ -258,7 +260,7 @@ def _harvests(x, xu, works, c, f, union_field):
 
 
 @njit(cache=True)
-def _stockpiles(x, works, c, f):
+def _stockpiles(x, ws, c, f):
     n = x.n[f]
     values = np.zeros(15, np.bool_)
     for o in range(x.ints[R_NH]):
@@ -270,7 +272,7 @@ def _stockpiles(x, works, c, f):
         if not values[T]:
             continue
         x.weights[f, n] = CARD_WEIGHT_A[c]
-        gain, mask = G.heaviest_groups(T, n, x.weights[f], RANK_A[c], works[f])
+        gain, mask = G.heaviest_groups(T, n, x.weights[f], RANK_A[c], ws[f])
         if mask & ~active == G.U0:
             continue
         score = 0.7 * gain * (1.0 - _steal_chance(x, T)) - 0.3
@@ -278,11 +280,12 @@ def _stockpiles(x, works, c, f):
 
 
 @njit(cache=True)
-def _list_plans(x, xu, lookahead):
+def _list_plans(x, xu, ws, lookahead):
     x.ints[R_PLANS] = 0
     maiden = x.lum_field[MAIDEN] >= 0
     union_field = x.lum_field[UNION]
-    works = [G.work(x.codes[f], x.n[f]) for f in range(NUM_FIELDS)]
+    for f in range(NUM_FIELDS):
+        G.fill_work(ws[f], x.codes[f], x.n[f])
     for o in range(x.ints[R_NH]):
         c = x.hand[o]
         for f in range(NUM_FIELDS):
@@ -290,15 +293,15 @@ def _list_plans(x, xu, lookahead):
             if season != AUTUMN:
                 _add(x, -0.5 * CARD_WEIGHT_A[c] - 0.01 * RANK_A[c], c, f, SOW, -1, 0, G.U0)
             if (season != WINTER or maiden) and n:
-                _harvests(x, xu, works, c, f, union_field)
+                _harvests(x, xu, ws, c, f, union_field)
             if season != SPRING and n:
-                _stockpiles(x, works, c, f)
+                _stockpiles(x, ws, c, f)
     P = x.ints[R_PLANS]
     order = np.argsort(-x.p_score[:P], kind="mergesort")  # Python's sort: stable
     if lookahead:
         x.done[:] = False
         for j in range(P):
-            x.p_look[j] = x.p_score[j] - _threat(x, xu, j)
+            x.p_look[j] = x.p_score[j] - _threat(x, xu, ws, j)
         order = order[np.argsort(-x.p_look[order], kind="mergesort")]
     else:
         x.p_look[:P] = x.p_score[:P]
@@ -306,7 +309,7 @@ def _list_plans(x, xu, lookahead):
 
 
 @njit(cache=True)
-def _plans_of(o, at, x, xu, lookahead, cache):
+def _plans_of(o, at, x, xu, ws, lookahead, cache):
     """The turn's plans in x (listed by `_list_plans`, or read from ``cache``)."""
     if x.ints[R_PLANS] >= 0:
         return
@@ -334,7 +337,7 @@ def _plans_of(o, at, x, xu, lookahead, cache):
             x.p_value[k], x.p_mask[k], x.order[k] = cache.value[slot, k], cache.mask[slot, k], k
         x.ints[R_PLANS] = P
         return
-    _list_plans(x, xu, lookahead)
+    _list_plans(x, xu, ws, lookahead)
     P = x.ints[R_PLANS]
     cache.filled[slot] = P <= cache.look.shape[1]
     if not cache.filled[slot]:
@@ -351,8 +354,8 @@ def _plans_of(o, at, x, xu, lookahead, cache):
 
 # ----- lookahead's threat (`_board_after`, `_threat`) ---------------------------------------------
 @njit(cache=True)
-def _table(x, xu, g, codes, weights, n):
-    _harvest_table(codes, weights, n, xu)
+def _table(x, xu, ws, g, codes, weights, n):
+    _harvest_table(codes, weights, n, xu, ws[NUM_FIELDS])
     x.t_gain[g, :] = xu.t_gain
     x.t_clear[g, :] = xu.t_clear
 
@@ -382,7 +385,7 @@ def _after(x, j):
 
 
 @njit(cache=True)
-def _threat(x, xu, j):
+def _threat(x, xu, ws, j):
     """The next player's expected best harvest once plan j is played (`IllimatLookahead._threat`)."""
     u, h = x.ints[R_NU], x.ints[R_NEXT]
     if u == 0 or h <= 0:
@@ -401,10 +404,10 @@ def _threat(x, xu, j):
         has = n_after > 0 if g == f else x.n[g] > 0
         x.is_open[g] = has and (season != WINTER or maiden)
         if x.is_open[g] and g != f and not x.done[g]:
-            _table(x, xu, g, x.codes[g], x.weights[g], x.n[g])
+            _table(x, xu, ws, g, x.codes[g], x.weights[g], x.n[g])
             x.done[g] = True
     if x.is_open[f]:
-        _table(x, xu, NUM_FIELDS, x.a_codes, x.a_weights, n_after)
+        _table(x, xu, ws, NUM_FIELDS, x.a_codes, x.a_weights, n_after)
     gains = x.gains
     for k in range(u):
         d = x.unseen[k]
@@ -497,12 +500,12 @@ def _next_action(x, decision, j):
 
 # ----- acting (`act`, `action_scores`) -------------------------------------------------------------
 @njit(cache=True)
-def _follow_plans(o, legal, at, x, xu, lookahead, cache, decision, out):
+def _follow_plans(o, legal, at, x, xu, ws, lookahead, cache, decision, out):
     """The next action of the best plan consistent with the move chosen so far (-1 where there is
     none or that action is not legal). With ``out`` not empty (`action_scores`), each consistent
     plan's next legal action is given the plan's score, the best plan's where several lead to it."""
     chosen, field, action, value = _move(o, at, x)
-    _plans_of(o, at, x, xu, lookahead, cache)
+    _plans_of(o, at, x, xu, ws, lookahead, cache)
     best = -2
     for k in range(x.ints[R_PLANS]):
         j = x.order[k]
@@ -519,7 +522,7 @@ def _follow_plans(o, legal, at, x, xu, lookahead, cache, decision, out):
 
 
 @njit(cache=True)
-def _act(o, legal, at, x, xu, lookahead, cache, decision):
+def _act(o, legal, at, x, xu, ws, lookahead, cache, decision):
     first, count = -1, 0
     for a in range(legal.shape[0]):
         if legal[a]:
@@ -560,7 +563,7 @@ def _act(o, legal, at, x, xu, lookahead, cache, decision):
                 return SWAP
         if first >= NUM_CARDS:  # no card to play
             return RAKE_SOW if legal[RAKE_SOW] else first
-    a = _follow_plans(o, legal, at, x, xu, lookahead, cache, decision, np.empty(0, np.float32))
+    a = _follow_plans(o, legal, at, x, xu, ws, lookahead, cache, decision, np.empty(0, np.float32))
     if a >= 0:
         return a
     return DONE if legal[DONE] and decision == ITEMS else first
@@ -580,27 +583,30 @@ def _least_hand_card(x, by_rank):
 
 
 @njit(cache=True)
-def _scores(o, legal, at, x, xu, lookahead, cache, decision, chosen_action, out):
+def _scores(o, legal, at, x, xu, ws, lookahead, cache, decision, chosen_action, out):
     """`action_scores`' scores into out (float32, -inf to start with)."""
     if decision <= ITEMS:  # PLANNED: turn, field, action, partner, value, items
-        _follow_plans(o, legal, at, x, xu, lookahead, cache, decision, out)
+        _follow_plans(o, legal, at, x, xu, ws, lookahead, cache, decision, out)
     if out[chosen_action] == -np.inf or out[chosen_action] < out.max():
         out[:] = -np.inf
         out[chosen_action] = 0.0
 
 
 @njit(cache=True)
-def decide_rows(observations, legal, at, lookahead, scored, x, xu, cache, actions, scores):
+def decide_rows(observations, legal, at, lookahead, scored, x, xu, works, cache, actions, scores):
     """`act` (and with ``scored``, `action_scores`) of every row into actions (and scores); ``cache``:
     `plan_cache`, kept between calls (the agent's own: its plans are its kind's). The scratch and
     the cache are passed on by reference (`numba_borrow.by_reference`: the row's scratch alone is
     35 arrays, copied at each call otherwise)."""
     x, xu, cache = by_reference(x), by_reference(xu), by_reference(cache)
+    # the four fields' searches and the tables' (a pointer each: see `union_scratch`)
+    ws = (by_reference(works[0]), by_reference(works[1]), by_reference(works[2]), by_reference(works[3]),
+          by_reference(works[4]))
     for r in range(observations.shape[0]):
         o = observations[r]
         _read(o, at, x)
         decision = _first_max(o, at[A_DECISION], NUM_DECISION_KINDS, False)
-        a = _act(o, legal[r], at, x, xu, lookahead, cache, decision)
+        a = _act(o, legal[r], at, x, xu, ws, lookahead, cache, decision)
         actions[r] = a
         if scored and a != ERROR:
-            _scores(o, legal[r], at, x, xu, lookahead, cache, decision, a, scores[r])
+            _scores(o, legal[r], at, x, xu, ws, lookahead, cache, decision, a, scores[r])

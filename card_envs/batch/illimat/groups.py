@@ -67,18 +67,11 @@ def _sort(a, lo, hi):
 
 
 @njit(cache=True)
-def _grown(a, cap):
-    out = np.empty(cap, a.dtype)
-    out[:a.shape[0]] = a
-    return out
-
-
-@njit(cache=True)
-def plain_groups_by_total(codes, n, most, budget):
-    """groups.plain_groups_by_total(codes[:n], most, budget): (masks, start), the groups of total
-    t ascending in masks[start[t]:start[t + 1]] (t = 0: the empty group)."""
-    p_least = np.empty(n, np.int64)  # the plain items sorted by (value, a Fool as 1; index)
-    p_index = np.empty(n, np.int64)
+def _plain_groups_by_total(n, most, budget, w):
+    """groups.plain_groups_by_total(w.codes[:n], most, budget) into w: the groups of total t
+    ascending in w.by_total[w.by_start[t]:w.by_start[t + 1]] (t = 0: the empty group)."""
+    codes = w.codes
+    p_least, p_index = w.p_least, w.p_index  # the plain items sorted by (value, a Fool as 1; index)
     m = 0
     for v in range(1, MAX_SINGLE + 1):
         for i in range(n):
@@ -88,10 +81,7 @@ def plain_groups_by_total(codes, n, most, budget):
                 m += 1
     # every group found, in the order found: level by level, each level's groups the frontier of
     # the next (the reference's `grown`)
-    cap = 64
-    all_total = np.empty(cap, np.int64)
-    all_mask = np.empty(cap, np.uint64)
-    all_start = np.empty(cap, np.int64)  # the next item of the sorted plain items that may join
+    all_total, all_mask, all_start = w.all_total, w.all_mask, w.all_start
     all_total[0], all_mask[0], all_start[0] = 0, U0, 0
     found = 1
     level, level_end = 0, 1  # the frontier: all_*[level:level_end]
@@ -105,33 +95,29 @@ def plain_groups_by_total(codes, n, most, budget):
                 lv, i = p_least[k], p_index[k]
                 if total + lv > most:
                     break  # ascending: no later item fits either
-                for w in range(2 if codes[i] == 0 else 1):
-                    value = lv if w == 0 else 14
+                for v in range(2 if codes[i] == 0 else 1):
+                    value = lv if v == 0 else 14
                     if total + value <= most:
-                        if found == cap:
-                            cap *= 2
-                            all_total = _grown(all_total, cap)
-                            all_mask = _grown(all_mask, cap)
-                            all_start = _grown(all_start, cap)
                         all_total[found], all_mask[found], all_start[found] = total + value, mask | bit(i), k + 1
                         found += 1
                         grown += 1
         budget -= grown
         level, level_end = level_end, found
     # per total, sorted and without repeats (the reference's sets)
-    start = np.zeros(most + 2, np.int64)
+    start = w.count  # scratch here (BITS_CAP + 1 >= most + 2): where each total's groups start among all found
+    start[:most + 2] = 0
     for j in range(found):
         start[all_total[j] + 1] += 1
     for t in range(most + 1):
         start[t + 1] += start[t]
     fill = all_start  # scratch now: where the next group of each total goes
     fill[:most + 1] = start[:most + 1]
-    out = np.empty(found, np.uint64)
+    out = w.by_total
     for j in range(found):
         t = all_total[j]
         out[fill[t]] = all_mask[j]
         fill[t] += 1
-    out_start = np.zeros(most + 2, np.int64)
+    out_start = w.by_start
     k = 0
     for t in range(most + 1):
         out_start[t] = k
@@ -141,7 +127,6 @@ def plain_groups_by_total(codes, n, most, budget):
                 out[k] = out[j]
                 k += 1
     out_start[most + 1] = k
-    return out[:k], out_start
 
 
 @njit(cache=True)
@@ -155,25 +140,37 @@ def group_weight(g, weights, n_bits):
 
 
 # One field's searches: its item codes and `plain_groups_by_total` (by_total, by_start), and
-# scratch arrays. The kernels pass it `by_reference` (numba_borrow): a dozen arrays reference-counted
-# and copied at each of the many small calls cost more than the searches themselves on ordinary fields.
-Work = namedtuple("Work", "codes by_total by_start groups gw count by_bit lowest f_bit f_used f_total f_next")
+# scratch arrays, sized for any field (`new_work`) and filled field after field (`fill_work`): a
+# kernel allocates one per call instead of some twenty arrays per field. The kernels pass it
+# `by_reference` (numba_borrow): a dozen arrays reference-counted and copied at each of the many
+# small calls cost more than the searches themselves on ordinary fields.
+Work = namedtuple("Work", "codes by_total by_start groups gw count by_bit lowest f_bit f_used f_total f_next "
+                          "p_least p_index all_total all_mask all_start")
+# The groups plain_groups_by_total finds: each level stops growing once the budget is spent, after
+# the group being grown, which adds one group per plain item (two for a Fool) at most.
+FOUND_CAP = GROUPS_BUDGET + 2 * (MAX_BITS + 2)
+GROUPS_CAP = 2 * FOUND_CAP + MAX_BITS + 2  # heaviest_groups': the target's, the active card's, the stockpiles
+BITS_CAP = MAX_BITS + 3  # a field's items (65 at most) and the active card
 
 
 @njit(cache=True)
-def work(codes, n):
-    """The searches of the field whose items are codes[:n]: its groups (`plain_groups_by_total`)
-    and scratch sized by them."""
-    by_total, by_start = plain_groups_by_total(codes, n, MAX_SINGLE, GROUPS_BUDGET)
-    most = 0
-    for t in range(by_start.shape[0] - 1):
-        most = max(most, by_start[t + 1] - by_start[t])
-    cap = 2 * most + n + 1  # the target's groups, the active card's, the multiple stockpiles
-    bits = n + 2
-    return Work(codes, by_total, by_start, np.empty(cap, np.uint64), np.empty(cap, np.float64),
-                np.empty(bits + 1, np.int64), np.empty(cap * (MAX_SINGLE + 1), np.int64),
-                np.empty(MAX_BITS, np.int64), np.empty(bits, np.int64), np.empty(bits, np.uint64),
-                np.empty(bits, np.float64), np.empty(bits, np.int64))
+def new_work():
+    """An empty Work, for `fill_work`."""
+    i8, u8, f8 = np.int64, np.uint64, np.float64
+    return Work(np.empty(BITS_CAP, i8), np.empty(FOUND_CAP, u8), np.empty(MAX_SINGLE + 2, i8),
+                np.empty(GROUPS_CAP, u8), np.empty(GROUPS_CAP, f8), np.empty(BITS_CAP + 1, i8),
+                np.empty(GROUPS_CAP * (MAX_SINGLE + 1), i8), np.empty(BITS_CAP, i8), np.empty(BITS_CAP, i8),
+                np.empty(BITS_CAP, u8), np.empty(BITS_CAP, f8), np.empty(BITS_CAP, i8),
+                np.empty(BITS_CAP, i8), np.empty(BITS_CAP, i8), np.empty(FOUND_CAP, i8), np.empty(FOUND_CAP, u8),
+                np.empty(FOUND_CAP, i8))
+
+
+@njit(cache=True)
+def fill_work(w, codes, n):
+    """w (`new_work`) for the searches of the field whose items are codes[:n]: its codes and its
+    groups (`plain_groups_by_total`)."""
+    w.codes[:n] = codes[:n]
+    _plain_groups_by_total(n, MAX_SINGLE, GROUPS_BUDGET, w)
 
 
 @njit(cache=True)

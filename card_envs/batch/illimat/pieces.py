@@ -247,7 +247,7 @@ def _play_field(s, t, b, p, f, n, x, h, w, out):
 
 
 @njit(cache=True)
-def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
+def _row(s, t, b, p, memo, x, w, harvest, play, h_out, p_out):
     """Seat p's pieces of game b (those asked) into h_out, p_out."""
     if harvest:
         h_out[:] = 0
@@ -259,13 +259,11 @@ def _row(s, t, b, p, memo, x, harvest, play, h_out, p_out):
         n = _field(s, b, f, x)
         # the field's groups, searched once for both pieces (the reference's cache); none for the
         # field of all 65 cards, whose harvest table is known and where no hand holds a card
-        held = G.work(x.codes, n if n <= G.MAX_BITS else 0)
-        w = by_reference(held)
+        G.fill_work(w, x.codes, n if n <= G.MAX_BITS else 0)
         if harvest:
             _harvest_field(s, t, b, f, n, x, h, w, memo, h_out)
         if play and n <= G.MAX_BITS:  # (always: 65 items leave no hand card)
             _play_field(s, t, b, p, f, n, x, h, w, p_out)
-        keep_alive(held)
     if play:
         m = s.m_card[b]
         if s.cur[b] == p and m >= 0 and s.loc[b, m] == L_HAND + p:
@@ -279,12 +277,13 @@ def pieces_rows(s, t, seat, memo, harvest, play, h_out, p_out):
     """The pieces asked (harvest, play) of each row's seat into h_out[b], p_out[b]; a seat of -1
     skips its row (`recall`: its pieces are kept). Each field's groups are searched once for both."""
     s, t, memo = by_reference(s), by_reference(t), by_reference(memo)
-    scratch = _scratch()
-    x = by_reference(scratch)
+    scratch, work = _scratch(), G.new_work()
+    x, w = by_reference(scratch), by_reference(work)
     for b in range(h_out.shape[0]):
         if seat[b] >= 0:
-            _row(s, t, b, seat[b], memo, x, harvest, play, h_out[b], p_out[b])
+            _row(s, t, b, seat[b], memo, x, w, harvest, play, h_out[b], p_out[b])
     keep_alive(scratch)
+    keep_alive(work)
 
 
 def harvest_pieces(s, t, seat, memo, out):

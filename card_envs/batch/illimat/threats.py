@@ -62,7 +62,7 @@ assert SIZE == MOVE_AT + ROWS * NUM_FIELDS
 Scratch = namedtuple("Scratch", (
     "hand unseen keys codes weights item_of n now_gain field_gain harvest_gain harvest_mask "
     "a_codes a_weights t_gain t_clear start fill bucket m_plain sums_t sums_m stack_j stack_r stack_m suffix plain_i plain_c "
-    "tw taken probs best sow_seen sow_gain").split())
+    "taken probs best sow_seen sow_gain").split())
 
 
 @njit(cache=True)
@@ -70,9 +70,6 @@ def _scratch():
     i8, f8, u8 = np.int64, np.float64, np.uint64
     F, V, C = NUM_FIELDS, MAX_VALUE + 1, NUM_CARDS
     stack = 3 * (C + 2)
-    tw = G.Work(np.empty(1, i8), np.empty(1, u8), np.empty(1, i8), np.empty(CAP, u8), np.empty(CAP, f8), np.empty(C + 3, i8), np.empty(CAP * V, i8),
-                np.empty(G.MAX_BITS + 1, i8), np.empty(C + 2, i8), np.empty(C + 2, u8), np.empty(C + 2, f8),
-                np.empty(C + 2, i8))
     return Scratch(np.empty(C, i8), np.empty(C, i8), np.empty((F, C), i8), np.empty((F, C + 1), i8),
                    np.empty((F, C + 1), f8), np.empty((F, C), i8), np.zeros(F, i8), np.zeros((F, V), f8),
                    np.zeros(V, f8), np.zeros((F, V), f8), np.zeros((F, V), u8),
@@ -81,7 +78,7 @@ def _scratch():
                    np.empty(CAP, i8), np.empty(CAP, u8),
                    np.empty(stack, i8), np.empty(stack, i8), np.empty(stack, u8), np.empty(C + 2, i8),
                    np.empty(C + 1, i8), np.empty(C + 1, i8),
-                   tw, np.empty(C, f8), np.empty(C, f8), np.empty(V, f8), np.zeros((C, V), np.bool_),
+                   np.empty(C, f8), np.empty(C, f8), np.empty(V, f8), np.zeros((C, V), np.bool_),
                    np.zeros((C, V), f8))
 
 
@@ -175,11 +172,11 @@ def _plain(codes, n, x):
 
 
 @njit(cache=True)
-def _groups_totalling(target, codes, n, budget, x):
-    """groups.groups_totalling(target, codes[:n], 0, budget) into x.tw.groups (unsorted, repeats
+def _groups_totalling(target, codes, n, budget, x, tw):
+    """groups.groups_totalling(target, codes[:n], 0, budget) into tw.groups (unsorted, repeats
     kept: the caller sorts them); their number; `_plain(codes, n, x)` first. Its recursion walked
     with an explicit stack, in its order, so that the budget stops it at the same call."""
-    groups = x.tw.groups
+    groups = tw.groups
     k = 0
     for i in range(n):
         if codes[i] >= G.MULTIPLE_CODE and codes[i] - G.MULTIPLE_CODE == target:
@@ -233,7 +230,7 @@ def _sorted_distinct(groups, k):
 
 
 @njit(cache=True)
-def _harvest_table(codes, weights, n, x):
+def _harvest_table(codes, weights, n, x, tw):
     """threat_features.harvest_table of the items codes[:n] (weights[:n]): per value v, the weight
     of the heaviest harvest of v into x.t_gain[v] and whether it empties the field into
     x.t_clear[v] ((0.0, False) where none)."""
@@ -262,18 +259,22 @@ def _harvest_table(codes, weights, n, x):
         if each:
             k = 0
             for e in range(start[v], start[v + 1]):
-                x.tw.groups[k] = x.bucket[e]
+                tw.groups[k] = x.bucket[e]
                 k += 1
             for i in range(n):
                 if codes[i] == G.MULTIPLE_CODE + v:
-                    x.tw.groups[k] = G.bit(i)
+                    tw.groups[k] = G.bit(i)
                     k += 1
         else:
-            k = _groups_totalling(v, codes, n, TABLE_GROUPS_BUDGET, x)
+            k = _groups_totalling(v, codes, n, TABLE_GROUPS_BUDGET, x, tw)
         if k == 0:
             continue
-        k = _sorted_distinct(x.tw.groups, k)
-        gain, mask = G.heaviest_packing(k, weights, G.U0, n, TABLE_PACKING_BUDGET, x.tw)
+        if k == 1:  # heaviest_packing's answer for one group (the weights are positive)
+            mask = tw.groups[0]
+            gain = G.group_weight(mask, weights, n)
+        else:
+            k = _sorted_distinct(tw.groups, k)
+            gain, mask = G.heaviest_packing(k, weights, G.U0, n, TABLE_PACKING_BUDGET, tw)
         if mask:
             x.t_gain[v] = gain
             x.t_clear[v] = mask == full
@@ -338,12 +339,12 @@ def _open(x, f, n_after, maiden, summer, out):
 
 
 @njit(cache=True)
-def _need(x, f, open_after, now_done, bonus):
+def _need(x, tw, f, open_after, now_done, bonus):
     """The tables of the fields other than f open after a play (`field_gains` of the board as it
     is), computed once per observation."""
     for g in range(NUM_FIELDS):
         if g != f and open_after[g] and not now_done[g]:
-            _harvest_table(x.codes[g], x.weights[g], x.n[g], x)
+            _harvest_table(x.codes[g], x.weights[g], x.n[g], x, tw)
             _gains(x, bonus[g], x.now_gain[g])
             now_done[g] = True
 
@@ -354,7 +355,7 @@ def _put(out, r, f, c, value):
 
 
 @njit(cache=True)
-def _row(s, t, b, p, x, out):
+def _row(s, t, b, p, x, w, tw, out):
     """Seat p's piece of game b into out; 1 if refused, else 0."""
     out[:] = 0
     h = 0
@@ -403,7 +404,7 @@ def _row(s, t, b, p, x, out):
         codes, weights = x.codes[f], x.weights[f]
         sn = RING_A[(f - summer) % 4]
         # the board before the play: best_harvests' searches (budgets of play_features)
-        w = G.work(codes, n)
+        G.fill_work(w, codes, n)
         can_harvest = n > 0 and (sn != WINTER or maiden)
         if can_harvest:
             reach = _reachable(codes, n)
@@ -436,11 +437,11 @@ def _row(s, t, b, p, x, out):
                         a_codes[:n] = codes[:n]
                         a_weights[:n] = weights[:n]
                         a_codes[n], a_weights[n] = code, CARD_WEIGHT_A[c]
-                        _harvest_table(a_codes, a_weights, n + 1, x)
+                        _harvest_table(a_codes, a_weights, n + 1, x, tw)
                         _gains(x, bonus[f], x.sow_gain[c])
                         x.sow_seen[c, 0] = True
                         slot = c
-                _need(x, f, open_after, now_done, bonus)
+                _need(x, tw, f, open_after, now_done, bonus)
                 _put(out, SOW_ROW, f, c, _expected(x, f, open_after, x.sow_gain[slot], u, probs))
             if n == 0:
                 continue
@@ -463,10 +464,10 @@ def _row(s, t, b, p, x, out):
                             m += 1
                     _open(x, f, m, maiden, turned, open_after)
                     if open_after[f] and not harvest_done[v]:
-                        _harvest_table(a_codes, a_weights, m, x)
+                        _harvest_table(a_codes, a_weights, m, x, tw)
                         _gains(x, bonus[f], harvest_gains[v])
                         harvest_done[v] = True
-                    _need(x, f, open_after, now_done, bonus)
+                    _need(x, tw, f, open_after, now_done, bonus)
                     _put(out, HARVEST_ROW, f, c, _expected(x, f, open_after, harvest_gains[v], u, probs))
             # the best stockpile (play_features' best_stockpile), valued as a single stockpile
             if sn != SPRING:
@@ -501,9 +502,9 @@ def _row(s, t, b, p, x, out):
                             m += 1
                     pile += CARD_WEIGHT_A[c]
                     a_codes[m], a_weights[m] = best_T, pile
-                    _harvest_table(a_codes, a_weights, m + 1, x)
+                    _harvest_table(a_codes, a_weights, m + 1, x, tw)
                     _gains(x, bonus[f], x.field_gain)
-                _need(x, f, open_after, now_done, bonus)
+                _need(x, tw, f, open_after, now_done, bonus)
                 _put(out, STOCKPILE_ROW, f, c, _expected(x, f, open_after, x.field_gain, u, probs))
     mc = s.m_card[b]
     if s.cur[b] == p and mc >= 0 and s.loc[b, mc] == L_HAND + p:
@@ -518,12 +519,17 @@ def threat_pieces(s, t, seat, memo, out):
     """out[b] = `threat_features(state b, seat[b], unseen, board)`; the observations refused
     (memo: unused, the signature of the other pieces' kernels)."""
     s, t = by_reference(s), by_reference(t)
-    scratch = _scratch()
-    x = by_reference(scratch)
+    # the tables' packings' scratch (tw) apart from the boards' searches (w), not nested in the
+    # Scratch: a tuple nested in a borrowed one keeps its arrays' reference counts, which numba
+    # would then count at every packing (a third of the piece's time)
+    scratch, work, table_work = _scratch(), G.new_work(), G.new_work()
+    x, w, tw = by_reference(scratch), by_reference(work), by_reference(table_work)
     refused = 0
     for b in range(out.shape[0]):
         if seat[b] < 0:  # a row to skip (`recall`: its pieces are kept)
             continue
-        refused += _row(s, t, b, seat[b], x, out[b])
+        refused += _row(s, t, b, seat[b], x, w, tw, out[b])
     keep_alive(scratch)
+    keep_alive(work)
+    keep_alive(table_work)
     return refused
