@@ -145,7 +145,7 @@ def group_weight(g, weights, n_bits):
 # `by_reference` (numba_borrow): a dozen arrays reference-counted and copied at each of the many
 # small calls cost more than the searches themselves on ordinary fields.
 Work = namedtuple("Work", "codes by_total by_start groups gw count by_bit lowest f_bit f_used f_total f_next "
-                          "p_least p_index all_total all_mask all_start")
+                          "p_least p_index all_total all_mask all_start holders clash f_free f_left f_skip")
 # The groups plain_groups_by_total finds: each level stops growing once the budget is spent, after
 # the group being grown, which adds one group per plain item (two for a Fool) at most.
 FOUND_CAP = GROUPS_BUDGET + 2 * (MAX_BITS + 2)
@@ -162,7 +162,8 @@ def new_work():
                 np.empty(GROUPS_CAP * (MAX_SINGLE + 1), i8), np.empty(BITS_CAP, i8), np.empty(BITS_CAP, i8),
                 np.empty(BITS_CAP, u8), np.empty(BITS_CAP, f8), np.empty(BITS_CAP, i8),
                 np.empty(BITS_CAP, i8), np.empty(BITS_CAP, i8), np.empty(FOUND_CAP, i8), np.empty(FOUND_CAP, u8),
-                np.empty(FOUND_CAP, i8))
+                np.empty(FOUND_CAP, i8), np.empty(BITS_CAP, u8), np.empty(64, u8), np.empty(BITS_CAP, u8),
+                np.empty(BITS_CAP, u8), np.empty(BITS_CAP, np.bool_))
 
 
 @njit(cache=True)
@@ -235,7 +236,74 @@ def heaviest_packing(G, weights, required, n_bits, budget, w):
 def searched_packing(G, weights, required, n_bits, budget, w):
     """groups.searched_packing of the groups w.groups[:G]: bit by bit, each group holding the
     lowest bit not yet covered, or none where that bit is not required; the first `budget` nodes
-    of the reference's recursion, in its order."""
+    of the reference's recursion, in its order. Up to 64 groups (every table and nearly every
+    search), the groups are bits too: per bit the groups holding it, per group those it clashes
+    with, and per frame the groups still free, so a node finds its next group in one step."""
+    if G > 64:
+        return _searched_packing_listed(G, weights, required, n_bits, budget, w)
+    groups, gw, holders, clash = w.groups, w.gw, w.holders, w.clash
+    holders[:n_bits] = U0
+    for j in range(G):
+        g = groups[j]
+        gw[j] = group_weight(g, weights, n_bits)
+        while g:
+            holders[low_index(g)] |= bit(j)
+            g &= g - U1
+    for j in range(G):  # the groups sharing an item with group j, itself among them
+        c = U0
+        g = groups[j]
+        while g:
+            c |= holders[low_index(g)]
+            g &= g - U1
+        clash[j] = c
+    best, best_mask = -1e9, U0
+    # frames of the recursion: its bit (past the covered ones), used, total, the groups disjoint
+    # from used, those of them holding the bit not yet tried (ascending), whether the skip was tried
+    f_bit, f_used, f_total, f_free, f_left, f_skip = w.f_bit, w.f_used, w.f_total, w.f_free, w.f_left, w.f_skip
+    depth = 0
+    nodes = budget
+    # the call rec(0, 0, 0.0)
+    c_bit, c_used, c_total, c_free = 0, U0, 0.0, ~U0 if G == 64 else bit(G) - U1
+    call = True
+    while True:
+        if call:
+            call = False
+            nodes -= 1
+            if nodes < 0:
+                break  # every later call returns at once
+            while c_bit < n_bits and (c_used >> np.uint64(c_bit)) & U1:
+                c_bit += 1
+            if c_bit >= n_bits:
+                if c_used & required == required and c_total > best:
+                    best, best_mask = c_total, c_used
+            else:
+                f_bit[depth], f_used[depth], f_total[depth], f_free[depth] = c_bit, c_used, c_total, c_free
+                f_left[depth] = holders[c_bit] & c_free
+                f_skip[depth] = False
+                depth += 1
+        if depth == 0:
+            break
+        d = depth - 1
+        left = f_left[d]
+        if left:
+            j = low_index(left)
+            f_left[d] = left & (left - U1)
+            c_bit, c_used, c_total, c_free = f_bit[d] + 1, f_used[d] | groups[j], f_total[d] + gw[j], f_free[d] & ~clash[j]
+            call = True
+            continue
+        if not f_skip[d]:
+            f_skip[d] = True
+            if not (required >> np.uint64(f_bit[d])) & U1:
+                c_bit, c_used, c_total, c_free = f_bit[d] + 1, f_used[d], f_total[d], f_free[d]
+                call = True
+                continue
+        depth -= 1
+    return best, best_mask
+
+
+@njit(cache=True)
+def _searched_packing_listed(G, weights, required, n_bits, budget, w):
+    """`searched_packing` of any number of groups, each bit's groups listed (by_bit)."""
     groups, gw, count, by_bit = w.groups, w.gw, w.count, w.by_bit
     count[:n_bits + 1] = 0
     for j in range(G):
