@@ -33,16 +33,19 @@ MEMO_LIMIT = 200_000  # entries, then cleared (a cache, as the reference's); a t
 SEEN_SLOTS = 1 << 16
 SEEN_LIMIT = SEEN_SLOTS // 2  # positions a walk remembers; beyond, it visits them again (slower, same answer)
 ANSWER = np.int64(1 << 60)
-Memo = namedtuple("Memo", "table count seen seen_at stack counts left")
+Memo = namedtuple("Memo", "table count seen seen_at stack counts left keys codes req later")
 
 
 def new_memo() -> Memo:
-    """An empty memo with its walk's scratch (for one engine: the kernels are single-threaded):
-    a walk allocates nothing (an allocation costs about as much as a short walk's arithmetic)."""
+    """An empty memo with its walk's scratch and `items_legal`'s (for one engine: the kernels are
+    single-threaded): a walk allocates nothing (an allocation costs about as much as a short walk's
+    arithmetic)."""
     return Memo(table=np.zeros((MEMO_SLOTS, 4), np.int64), count=np.zeros(1, np.int64),
                 seen=np.zeros((SEEN_SLOTS, 4), np.int64), seen_at=np.zeros(SEEN_LIMIT, np.int64),
                 stack=np.empty((64, 2, NUM_KINDS), np.int64), counts=np.zeros((3, NUM_KINDS), np.int64),
-                left=np.zeros(NUM_KINDS + 1, np.int64))
+                left=np.zeros(NUM_KINDS + 1, np.int64), keys=np.empty(NUM_CARDS, np.int64),
+                codes=np.empty(NUM_CARDS, np.int64), req=np.zeros(NUM_KINDS, np.int64),
+                later=np.zeros(NUM_KINDS, np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -373,11 +376,10 @@ def items_legal(s, t, b, active, targets, memo, row):
     """The items offered next and DONE into the bool row (moves._items_legal): each keeps the
     move completable, i.e. the items chosen, the new one and the active card can still be split
     into groups of one target with items offered later."""
-    keys = np.empty(NUM_CARDS, np.int64)
-    codes = np.empty(NUM_CARDS, np.int64)
+    keys, codes, req, later = memo.keys, memo.codes, memo.req, memo.later
     count = field_items(s, b, s.m_field[b], keys, codes)
-    req = np.zeros(NUM_KINDS, np.int64)
-    later = np.zeros(NUM_KINDS, np.int64)
+    req[:] = 0
+    later[:] = 0
     multiples, multiple_value, last = 0, 0, -1
     for j in range(s.m_items_len[b]):
         key = s.m_items[b, j]
