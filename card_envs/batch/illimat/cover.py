@@ -48,6 +48,12 @@ def new_memo() -> Memo:
                 later=np.zeros(NUM_KINDS, np.int64))
 
 
+# A loose card as shifts of the sums (a Fool 1 and 14, another card its rank twice) and its code.
+LOW_A = np.array([1 if FOOL_A[c] else RANK_A[c] for c in range(NUM_CARDS)], np.uint64)
+HIGH_A = np.array([14 if FOOL_A[c] else RANK_A[c] for c in range(NUM_CARDS)], np.uint64)
+CODE_A = np.array([0 if FOOL_A[c] else RANK_A[c] for c in range(NUM_CARDS)], np.int64)
+
+
 @njit(cache=True, inline="always")
 def bit(v):
     return U1 << np.uint64(v)
@@ -100,14 +106,12 @@ def field_sums(s, t, b, f):
     reach = multi = U0
     for c in range(NUM_CARDS):
         where = s.loc[b, c]
-        if where == L_LOOSE + f:
-            if FOOL_A[c]:
-                reach |= (reach << U1) | (reach << np.uint64(14)) | np.uint64(0x4002)
-            else:
-                v = np.uint64(RANK_A[c])
-                reach |= (reach << v) | (U1 << v)
-            reach &= mask
-        elif where == L_PILE + f and s.pile_key[b, c] == c:
+        # A loose card's sums, kept or not without a branch (one would mispredict at every other
+        # card): a value v adds v to each sum and v alone; a Fool 1 or 14 (LOW_A, HIGH_A).
+        low, high = LOW_A[c], HIGH_A[c]
+        grown = (reach | (reach << low) | (reach << high) | (U1 << low) | (U1 << high)) & mask
+        reach = grown if where == L_LOOSE + f else reach
+        if where == L_PILE + f and s.pile_key[b, c] == c:
             v = np.uint64(s.pile_val[b, c])
             if s.pile_multi[b, c]:
                 multi |= U1 << v
@@ -351,10 +355,9 @@ def field_items(s, b, f, keys, codes):
     k = 0
     for c in range(NUM_CARDS):
         where = s.loc[b, c]
-        if where == L_LOOSE + f:
-            keys[k], codes[k] = c, 0 if FOOL_A[c] else RANK_A[c]
-            k += 1
-        elif where == L_PILE + f and s.pile_key[b, c] == c:
+        keys[k], codes[k] = c, CODE_A[c]  # kept when c is loose: no branch (it would mispredict)
+        k += where == L_LOOSE + f
+        if where == L_PILE + f and s.pile_key[b, c] == c:
             keys[k] = c
             codes[k] = s.pile_val[b, c] + (MULTIPLE_CODE if s.pile_multi[b, c] else 0)
             k += 1
@@ -366,6 +369,8 @@ def _fits(targets, req, multiples, multiple_value, opt, memo):
     """Some target that every multiple stockpile taken equals (multiple_value: their common
     value, -1 when they differ) and that the plain items can cover (moves._fits)."""
     for target in range(1, 57):
+        if targets >> np.uint64(target) == U0:  # no target left (most harvests have one)
+            break
         if has(targets, target) and (multiples == 0 or multiple_value == target) and covers(target, req, opt, memo):
             return True
     return False

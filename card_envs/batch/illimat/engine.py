@@ -33,7 +33,10 @@ the engine's torch generator.
 
 Kernels: the card movements, the deal and the observation (`kernels`), the legal mask and every
 decision of a turn (`play`), the clearing and the round's end (`rounds`), the field sums and
-the exact cover of a harvest's items (`cover`, memoised in a hash table the engine owns). Python:
+the exact cover of a harvest's items (`cover`, memoised in a hash table the engine owns). A step
+is one fused kernel (`step`: apply, mask and observation a few games at a time, their rows still
+in the cache), its observations written into an array this engine returned before and nobody
+holds any more (`_step_observations`). Python:
 the chance seeds of fresh games, loads, `state(i)` and the returns of finished games (from their
 match scores, as the reference's `returns()`).
 
@@ -46,13 +49,14 @@ where the reference caches its fields' tables by content.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Sequence
 
 import numpy as np
 import torch
 
 from card_envs.batch.base import BatchGame
-from card_envs.batch.illimat import cover, kernels as K, pieces, play, recall, threats
+from card_envs.batch.illimat import cover, kernels as K, pieces, play, recall, step as fused, threats
 from card_envs.batch.numpy_random import GEN_SIZE
 from card_envs.core.rewards import rank_returns, score_returns
 from card_envs.games.illimat.cards import HAND_SIZE, NUM_CARDS, NUM_FIELDS, NUM_LUMINARIES
@@ -74,6 +78,8 @@ class IllimatBatch(BatchGame):
         if torch.device(device).type != "cpu":
             raise ValueError(f"illimat_v0's batched engine runs on the CPU (numba), not on {device!r}")
         self.memo = cover.new_memo()
+        self._ready: tuple[np.ndarray, np.ndarray] | None = None  # see _apply
+        self._obs_pool: list[np.ndarray] = []  # see _step_observations
         super().__init__(batch_size, device, seed, auto_forced, **config)
 
     # ----- the state arrays ---------------------------------------------------------------------
@@ -122,8 +128,11 @@ class IllimatBatch(BatchGame):
         `new_state` draws one), then the kernel deals round 0 from it."""
         self.s.chance_seed[rows.numpy()] = torch.randint(0, 2**63 - 1, (len(rows),), generator=self.generator).numpy()
         K.deal_rows(self.s, self.t, rows.numpy())
+        if self._ready is not None:  # the step's mask and observations, those of the new games again
+            fused.refresh(self.s, self.t, self.memo, rows.numpy(), *self._ready)
 
     def _load(self, states: Sequence[IllimatState], rows: torch.Tensor) -> None:
+        self._ready = None
         for state, b in zip(states, rows.tolist()):
             self._load_one(state, b)
 
@@ -233,10 +242,28 @@ class IllimatBatch(BatchGame):
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
         """The actions, checked first (`_check_actions`: the kernels do not check their arrays'
-        bounds)."""
+        bounds). A step of every game is one fused kernel that gives the mask and observations
+        too (`step`: the state rows still in the cache; `_mask` and `_observe` then use them)."""
         a, on = actions.numpy(), active.numpy()
         self._check_actions(a, on)
-        play.apply(self.s, self.t, a, on)
+        if self.auto_forced or not on.all():  # forced decisions: the mask follows, not always observed
+            play.apply(self.s, self.t, a, on)
+            return
+        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+        obs = self._step_observations()
+        fused.step(self.s, self.t, self.memo, a, mask, obs)
+        self._ready = (mask, obs)
+
+    def _step_observations(self) -> np.ndarray:
+        """An array for a step's observations (each row is written whole): one this engine
+        returned before that nothing holds any more (no tensor, view or array of it is alive),
+        else a new one, as Dominion's engine does (fresh memory is faulted in page by page)."""
+        for array in self._obs_pool:
+            if sys.getrefcount(array) == 3:  # the pool's, `array`'s and getrefcount's references
+                return array
+        array = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
+        self._obs_pool = self._obs_pool[-3:] + [array]  # the oldest still held is left to its holder
+        return array
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The reference's `returns()` of each finished game, from its match scores."""
@@ -251,17 +278,24 @@ class IllimatBatch(BatchGame):
     # ----- mask, observation ---------------------------------------------------------------------
     def _mask(self) -> torch.Tensor:
         """The legal mask (a copy of it is kept to check the next actions with)."""
-        out = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
-        play.mask(self.s, self.t, self.memo, out)
+        if self._ready is not None:
+            out = self._ready[0]
+        else:
+            out = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+            play.mask(self.s, self.t, self.memo, out)
         self._legal = out
         return torch.from_numpy(out.copy())
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
-        """The observations: the gather from the feature store, then the optional pieces asked
-        (their kernels write into the observation's own columns)."""
-        out = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
-        seat = (self.cur if seat is None else seat).numpy()
-        K.observe(self.s, self.t, seat, out)
+        """The observations: the fused step's, else the gather from the feature store; then the
+        optional pieces asked (their kernels write into the observation's own columns)."""
+        if seat is None and self._ready is not None:  # the step's, once
+            out, self._ready = self._ready[1], None
+            seat = self.cur.numpy()
+        else:
+            out = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
+            seat = (self.cur if seat is None else seat).numpy()
+            K.observe(self.s, self.t, seat, out)
         if self._columns:
             self._observe_pieces(seat, out)
         return torch.from_numpy(out)

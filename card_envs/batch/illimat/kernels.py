@@ -66,6 +66,9 @@ Tables = namedtuple("Tables", (
 CARD_BLOCKS = ("hand", "known_hands", "loose", "stockpiled", "single_key", "multiple_key", "unseen")
 (B_HAND, B_KNOWN, B_LOOSE, B_STOCKPILED, B_SINGLE_KEY, B_MULTIPLE_KEY, B_UNSEEN) = range(len(CARD_BLOCKS))
 TO_ZERO, TO_ONE, TO_PILE = range(3)  # what a card writes at its place: 0, 1, its stockpile's value / 14
+# WRITES[what, value]: what a card writes (`TO_*`), by its stockpile's value (read at every card
+# the same way: a branch on what it writes would mispredict at every other card).
+WRITES = np.array([[0.0] * 128, [1.0] * 128, [v / MAX_STOCKPILE for v in range(128)]], np.float32)
 
 
 def card_places(n: int, at: np.ndarray) -> np.ndarray:
@@ -574,20 +577,26 @@ def card_blocks(s, t, b, p, row):
         goes = to[4 * where + 2 * s.known[b, c] + s.secret[b, c]]
         key = max(s.pile_key[b, c], 0)
         kind = goes & 3
-        row[(goes >> 2) + c] = 1.0 if kind == TO_ONE else s.pile_val[b, key] / MAX_STOCKPILE if kind == TO_PILE else 0.0
+        row[(goes >> 2) + c] = WRITES[kind, s.pile_val[b, key]]
         if key == c and L_PILE <= where < L_HARVEST:
             row[at[B_MULTIPLE_KEY if s.pile_multi[b, c] else B_SINGLE_KEY] + (where - L_PILE) * NUM_CARDS + c] = 1
 
 
+@njit(cache=True, inline="always")
+def observe_row(s, t, b, p, row):
+    """Seat p's observation of game b into row: the reference's gather from its feature store,
+    the pieces with a card axis written from the cards' places (`card_blocks`), the rest copied."""
+    runs, F = t.runs[p], s.feat[b]
+    card_blocks(s, t, b, p, row)
+    for r in range(runs.shape[0]):
+        if runs[r, 2]:
+            copy_run(row, runs[r, 1], F, runs[r, 0], runs[r, 2])
+
+
 @njit(cache=True)
 def observe(s, t, seat, out):
-    """out[b] = seat[b]'s observation of game b: the reference's gather from its feature store,
-    the pieces with a card axis written from the cards' places (`card_blocks`), the rest copied."""
+    """out[b] = seat[b]'s observation of game b (`observe_row`)."""
     s, t = by_reference(s), by_reference(t)
     (out,) = borrowed((out,))  # each row's view of it is then not reference-counted
     for b in range(out.shape[0]):
-        row, runs, F = out[b], t.runs[seat[b]], s.feat[b]
-        card_blocks(s, t, b, seat[b], row)
-        for r in range(runs.shape[0]):
-            if runs[r, 2]:
-                copy_run(row, runs[r, 1], F, runs[r, 0], runs[r, 2])
+        observe_row(s, t, b, seat[b], out[b])

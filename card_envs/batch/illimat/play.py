@@ -21,8 +21,10 @@ from card_envs.batch.illimat.kernels import (
 from card_envs.batch.numba_borrow import borrowed, by_reference
 from card_envs.games.illimat.cards import (
     ACTION, AUTUMN, CHANGELING, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DONE, FIELD, FIELD0, FOREST_QUEEN, HAND_SIZE,
-    HARVEST, ITEMS, MAIDEN, MAX_VALUE, NUM_CARDS, NUM_FIELDS, PARTNER, RAKE, RAKE_CARD, RAKE_SOW, SEASON, SEASON0,
-    SOW, SPRING, STARS, STOCKPILE, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER)
+    HARVEST, ITEMS, MAIDEN, MAX_VALUE, NUM_CARDS, NUM_FIELDS, PARTNER, PASSIVE_VALUE, RAKE, RAKE_CARD, RAKE_SOW,
+    SEASON, SEASON0, SOW, SPRING, STARS, STOCKPILE, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER)
+
+PASSIVE_A = np.array(PASSIVE_VALUE, np.int64)
 
 
 # ----- queries (moves.LegalMoves) ----------------------------------------------------------------
@@ -56,11 +58,10 @@ def stockpile_values(s, b, c, reach, multi):
     given a passive card of that value in the rest of the hand."""
     va = RANK_A[c]  # ACTIVE_VALUE: an active Fool counts 1
     out = C.U0
-    for d in range(NUM_CARDS):
-        if d != c and in_hand(s, b, d):
-            T = 14 if FOOL_A[d] else RANK_A[d]  # PASSIVE_VALUE
-            if T > va and C.has(reach, T - va) or T == va and C.has(reach | multi, T):
-                out |= C.bit(T)
+    for d in range(NUM_CARDS):  # without branches: one on each card would mispredict at every other
+        T = PASSIVE_A[d]
+        reached = (T > va) & C.has(reach, max(T - va, 0)) | (T == va) & C.has(reach | multi, T)
+        out |= np.uint64((d != c) & in_hand(s, b, d) & reached) << np.uint64(T)
     return out
 
 
@@ -116,9 +117,8 @@ def legal_row(s, t, b, memo, row):
     hand_len = s.hand_len[b, p]
     if d == TURN:
         if not s.main_done[b] and not (s.rake_owed[b] and hand_len == 1):
-            for c in range(NUM_CARDS):
-                if in_hand(s, b, c):
-                    row[c] = True
+            for c in range(NUM_CARDS):  # a bool each, no branch (it would mispredict at every other card)
+                row[c] = in_hand(s, b, c)
             if t.full_harvest and hand_len == HAND_SIZE and not s.rake_owed[b] \
                     and full_fields(s, t, b, C.full_totals(s, b, p)):
                 row[HARVEST] = True
@@ -182,18 +182,15 @@ def legal_row(s, t, b, memo, row):
                 row[SEASON0 + k] = True
     elif d == RAKE_CARD or d == SWAP_GIVE:
         for c in range(NUM_CARDS):
-            if in_hand(s, b, c):
-                row[c] = True
+            row[c] = in_hand(s, b, c)
     elif d == SWAP_TAKE:
         g = face_up_field(s, b, CHANGELING)
         for c in range(NUM_CARDS):
-            if s.loc[b, c] == L_LOOSE + g:
-                row[c] = True
+            row[c] = s.loc[b, c] == L_LOOSE + g
     elif d == CLAIM_GIVE:
         if R.any_claim_takeable(s, b):
             for c in range(NUM_CARDS):
-                if in_hand(s, b, c):
-                    row[c] = True
+                row[c] = in_hand(s, b, c)
             for i in range(s.c_taken_len[b]):
                 row[s.c_taken[b, i]] = False
         row[DONE] = True
