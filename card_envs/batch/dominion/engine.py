@@ -61,8 +61,6 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import sys
-
 import numpy as np
 import torch
 
@@ -128,7 +126,6 @@ class DominionBatch(BatchGame):
         self.obs_offsets = K.offsets(self.game.observation_layout)
         self.state_offsets = K.offsets(self.game.state_layout)
         self._ready: tuple[np.ndarray, np.ndarray] | None = None  # see _apply
-        self._obs_pool: list[np.ndarray] = []  # see _step_observations
 
     def _rules_state(self) -> tuple:
         """The tuple `S` the rules kernels take (`dominion_play`)."""
@@ -241,18 +238,6 @@ class DominionBatch(BatchGame):
         obs = self._step_observations()
         dominion_step.step(self._rules_state(), a, self.game.max_turns, self.obs_offsets, mask, obs)
         self._ready = (mask, obs)
-
-    def _step_observations(self) -> np.ndarray:
-        """An array for a step's observations (each row is written whole): one this engine
-        returned before and nobody holds any more (no tensor, view or array of it is alive), else
-        a new one. Fresh memory costs more than the rest of the observation at B=4,096 (the
-        kernel zeroes every page on first touch: 48 MB a step with 4 players)."""
-        for array in self._obs_pool:
-            if sys.getrefcount(array) == 3:  # the pool's, `array`'s and getrefcount's references
-                return array
-        array = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
-        self._obs_pool = self._obs_pool[-3:] + [array]  # the oldest still held is left to its holder
-        return array
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The reference's `returns()`: ranks by score, then fewer turns (or score differences)."""

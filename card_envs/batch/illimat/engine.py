@@ -49,7 +49,6 @@ where the reference caches its fields' tables by content.
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Sequence
 
 import numpy as np
@@ -79,7 +78,6 @@ class IllimatBatch(BatchGame):
             raise ValueError(f"illimat_v0's batched engine runs on the CPU (numba), not on {device!r}")
         self.memo = cover.new_memo()
         self._ready: tuple[np.ndarray, np.ndarray] | None = None  # see _apply
-        self._obs_pool: list[np.ndarray] = []  # see _step_observations
         super().__init__(batch_size, device, seed, auto_forced, **config)
 
     # ----- the state arrays ---------------------------------------------------------------------
@@ -253,17 +251,6 @@ class IllimatBatch(BatchGame):
         obs = self._step_observations()
         fused.step(self.s, self.t, self.memo, a, mask, obs)
         self._ready = (mask, obs)
-
-    def _step_observations(self) -> np.ndarray:
-        """An array for a step's observations (each row is written whole): one this engine
-        returned before that nothing holds any more (no tensor, view or array of it is alive),
-        else a new one, as Dominion's engine does (fresh memory is faulted in page by page)."""
-        for array in self._obs_pool:
-            if sys.getrefcount(array) == 3:  # the pool's, `array`'s and getrefcount's references
-                return array
-        array = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
-        self._obs_pool = self._obs_pool[-3:] + [array]  # the oldest still held is left to its holder
-        return array
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The reference's `returns()` of each finished game, from its match scores."""
