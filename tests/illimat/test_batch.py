@@ -57,9 +57,10 @@ def side_by_side(config: dict, states: list, rng: np.random.Generator, games: in
     seen: set[int] = set()
     finished = step = 0
     while finished < games and step < steps:
+        store = env.state_tensors().numpy()
         for i, st in enumerate(states):
             assert env.to_json(i) == st.to_json(), f"game {i}, decision {asked[i]}"
-            assert np.array_equal(env.s.feat[i], st.features), f"feature store of game {i}, decision {asked[i]}"
+            assert np.array_equal(store[i], st.features), f"feature store of game {i}, decision {asked[i]}"
             seen.add(st.decision)
         assert out.seat.tolist() == [st.current_player for st in states]
         masks = np.stack([st.legal_mask() for st in states]).astype(bool)
@@ -174,9 +175,9 @@ def test_card_blocks_written_from_the_cards_places_are_the_store_gathered(config
     out = env.reset(seed=4)
     for step in range(300):
         if step % 5 == 0:
-            every = env.all_seat_observations().numpy()
+            every, store = env.all_seat_observations().numpy(), env.state_tensors().numpy()
             for seat, gather in enumerate(gathers):
-                assert np.array_equal(every[:, seat], env.s.feat[:, gather]), (step, seat)
+                assert np.array_equal(every[:, seat], store[:, gather]), (step, seat)
         keys = rng.random(out.mask.shape) * out.mask.numpy()
         out = env.step(torch.as_tensor(keys.argmax(1)))
 

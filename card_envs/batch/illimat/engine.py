@@ -5,7 +5,7 @@ State, one row per game; seats are absolute, cards the reference's ids (0..64), 
 
 | array | dtype, shape | reference field |
 |---|---|---|
-| `feat` | float32[B, state_size] | `features`, the feature store, kept by the same writes |
+| `feat` | float32[B, k] | `features`, the feature store, kept by the same writes, at `Tables.kept` (but for the pieces that say where each card is, `kernels.PLACE_PIECES`: those come from `loc` and the lists) |
 | `loc` | int8[B, 65] | where each card is: `kernels.L_*` (+ seat or field) |
 | `deck`, `deck_len` | int8[B, 65], int16[B] | `deck`, bottom .. top |
 | `hand_len` | int8[B, n] | `len(hands[p])`; a hand is the cards whose `loc` is that seat's, in card order |
@@ -84,8 +84,9 @@ class IllimatBatch(BatchGame):
     def _allocate(self) -> None:
         B, n, g = self.batch_size, self.num_players, self.game
         i8, b_ = np.int8, np.bool_
+        self.t = K.tables(g)
         shapes = {
-            "feat": (np.float32, (g.state_layout.size,)), "loc": (i8, (NUM_CARDS,)), "deck": (i8, (NUM_CARDS,)),
+            "feat": (np.float32, (len(self.t.kept),)), "loc": (i8, (NUM_CARDS,)), "deck": (i8, (NUM_CARDS,)),
             "deck_len": (np.int16, ()), "hand_len": (i8, (n,)), "known": (b_, (NUM_CARDS,)),
             "loose_len": (i8, (NUM_FIELDS,)), "pile_key": (i8, (NUM_CARDS,)), "pile_val": (i8, (NUM_CARDS,)),
             "pile_multi": (b_, (NUM_CARDS,)), "piles_len": (i8, (NUM_FIELDS,)), "harv": (i8, (n, NUM_CARDS)),
@@ -107,7 +108,6 @@ class IllimatBatch(BatchGame):
         self.cur = torch.zeros(B, dtype=torch.int64)
         arrays["cur"] = self.cur.numpy()  # the kernels write the tensor through this view
         self.s = K.Board(**arrays)
-        self.t = K.tables(g)
         # Each optional observation piece asked: its columns of the observation.
         sl = g.observation_layout.slices
         self._columns = {option: slice(sl[first].start, sl[last].stop) for option, first, last in PIECES
@@ -182,7 +182,7 @@ class IllimatBatch(BatchGame):
         listed(s.c_taken, s.c_taken_len, b, st.c_taken)
         s.round[b], s.scores[b], s.chance_seed[b] = st.round, st.match_scores, st.chance_seed
         s.cur[b] = st.current_player
-        s.feat[b] = st.features
+        s.feat[b] = st.features[self.t.kept]
 
     def state(self, i: int) -> IllimatState:
         """Game i as a reference state, through the reference snapshot (which checks it)."""
@@ -309,7 +309,9 @@ class IllimatBatch(BatchGame):
     def state_tensors(self) -> torch.Tensor:
         """float32[B, state_size]: each game's `state_tensor()` (full information, for centralised
         critics only)."""
-        return torch.from_numpy(self.s.feat.copy())
+        out = np.empty((self.batch_size, self.game.state_layout.size), np.float32)
+        K.state_rows(self.s, self.t, out)
+        return torch.from_numpy(out)
 
     def _terminal(self) -> torch.Tensor:
         return torch.from_numpy(self.s.decision == K.OVER)

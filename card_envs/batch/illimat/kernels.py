@@ -8,7 +8,8 @@ store's offsets as another, `Tables`. Every entry kernel passes both on `by_refe
 field of the state, at each call of a helper: most of the engine's time). Each function follows
 the reference method of the same name (`card_envs.games.illimat.rules.IllimatState` and its
 mixins) line by line, feature writes included and in the same order, so that the feature store
-`feat` stays the reference's `features` bit for bit.
+`feat` stays the reference's `features` bit for bit at its columns (`Tables.kept`: all but the
+`PLACE_PIECES`, which `state_rows` writes from the cards' places).
 """
 
 from __future__ import annotations
@@ -59,7 +60,14 @@ PIECES = ("hands", "known", "loose", "stockpiled", "single_key", "multiple_key",
 
 Tables = namedtuple("Tables", (
     "n deck_cards luminaries full_harvest harmonic target_score rounds sum_mask score_low score_span off "
-    "card_blocks card_to runs").split())
+    "full_off kept card_blocks card_to runs").split())
+
+# The feature-store pieces that say where each card is. `feat` keeps the other pieces only (a
+# ninth of the store): these would be written at every card move, scattered over a 9 KB row, most
+# of a step's memory traffic at B=4,096; the observation reads them from the cards' places
+# (`card_blocks`) and a full state tensor writes them the same way (`state_rows`).
+PLACE_PIECES = ("hands", "known", "loose", "stockpiled", "single_key", "multiple_key", "under_children", "deck",
+                "harvest", "secret", "unseen")
 
 # The observation's pieces with a card axis, in the order of `Tables.card_blocks` (their offsets in
 # the observation): `observe` writes them from the cards' places and copies the rest from the store.
@@ -121,8 +129,12 @@ def gather_runs(gathers, written: np.ndarray) -> np.ndarray:
 def tables(game) -> Tables:
     """The configuration of `game` (an IllimatGame), its feature store's offsets and its
     observation's card blocks."""
-    slices, seen = game.state_layout.slices, game.observation_layout.slices
-    off = np.array([slices[k].start if k in slices else -1 for k in PIECES], np.int64)
+    full, seen = game.state_layout, game.observation_layout.slices
+    kept = np.concatenate([full.index(piece.name).ravel() for piece in full.pieces if piece.name not in PLACE_PIECES])
+    narrow = np.full(full.size, -1, np.int64)  # a full-store column's column in `feat`
+    narrow[kept] = np.arange(len(kept))
+    full_off = np.array([full.slices[k].start if k in full.slices else -1 for k in PIECES], np.int64)
+    off = np.array([-1 if k in PLACE_PIECES or o < 0 else narrow[o] for k, o in zip(PIECES, full_off)], np.int64)
     at = np.array([seen[name].start for name in CARD_BLOCKS], np.int64)
     written = np.zeros(len(game._gathers[0]), np.bool_)  # the gathered columns (the pieces follow)
     for name in CARD_BLOCKS:
@@ -131,7 +143,8 @@ def tables(game) -> Tables:
         n=game.num_players, deck_cards=game.deck_cards, luminaries=game.luminaries, full_harvest=game.full_harvest,
         harmonic=game.harmonic_convergence, target_score=game.target_score, rounds=game.rounds,
         sum_mask=np.uint64(game.sum_mask), score_low=game.score_low, score_span=game.score_high - game.score_low,
-        off=off, card_blocks=at, card_to=card_places(game.num_players, at), runs=gather_runs(game._gathers, written))
+        off=off, full_off=full_off, kept=kept, card_blocks=at, card_to=card_places(game.num_players, at),
+        runs=gather_runs([narrow[g] for g in game._gathers], written))
 
 
 # ----- small queries ----------------------------------------------------------------------------
@@ -154,7 +167,6 @@ def face_up_field(s, b, luminary):
 def draw(s, t, b):
     s.deck_len[b] -= 1
     c = s.deck[b, s.deck_len[b]]
-    s.feat[b, t.off[O_DECK] + c] = 0
     s.feat[b, t.off[O_DECK_SIZE]] = s.deck_len[b] / NUM_CARDS
     s.loc[b, c] = L_OUT  # the caller puts it somewhere
     return c
@@ -163,23 +175,16 @@ def draw(s, t, b):
 @njit(cache=True)
 def deal_loose(s, t, b, f, k):
     for _ in range(k):
-        c = draw(s, t, b)
-        add_loose(s, t, b, f, c)
-        for q in range(t.n):
-            s.feat[b, t.off[O_UNSEEN] + q * NUM_CARDS + c] = 0
+        add_loose(s, t, b, f, draw(s, t, b))
 
 
 @njit(cache=True, inline="always")
 def to_hand(s, t, b, p, c, public):
     s.loc[b, c] = L_HAND + p
     s.hand_len[b, p] += 1
-    s.feat[b, t.off[O_HANDS] + p * NUM_CARDS + c] = 1
     s.feat[b, t.off[O_HAND_SIZES] + p] = s.hand_len[b, p] / HAND_SIZE
     if public:
         s.known[b, c] = True
-        s.feat[b, t.off[O_KNOWN] + p * NUM_CARDS + c] = 1
-    else:
-        s.feat[b, t.off[O_UNSEEN] + p * NUM_CARDS + c] = 0
 
 
 @njit(cache=True, inline="always")
@@ -188,48 +193,26 @@ def from_hand(s, t, b, c):
     p = s.cur[b]
     s.loc[b, c] = L_OUT
     s.hand_len[b, p] -= 1
-    s.feat[b, t.off[O_HANDS] + p * NUM_CARDS + c] = 0
     s.feat[b, t.off[O_HAND_SIZES] + p] = s.hand_len[b, p] / HAND_SIZE
-    if s.known[b, c]:
-        s.known[b, c] = False
-        s.feat[b, t.off[O_KNOWN] + p * NUM_CARDS + c] = 0
-    else:
-        for k in range(1, t.n):
-            q = (p + k) % t.n
-            s.feat[b, t.off[O_UNSEEN] + q * NUM_CARDS + c] = 0
+    s.known[b, c] = False
 
 
 @njit(cache=True, inline="always")
 def add_loose(s, t, b, f, c):
     s.loc[b, c] = L_LOOSE + f
     s.loose_len[b, f] += 1
-    s.feat[b, t.off[O_LOOSE] + f * NUM_CARDS + c] = 1
 
 
 @njit(cache=True, inline="always")
 def remove_loose(s, t, b, f, c):
     s.loc[b, c] = L_OUT
     s.loose_len[b, f] -= 1
-    s.feat[b, t.off[O_LOOSE] + f * NUM_CARDS + c] = 0
-
-
-@njit(cache=True)
-def pile_features(s, t, b, f, key, on):
-    """The stockpile of `key` card in field f: its cards' features set (on) or cleared."""
-    base = f * NUM_CARDS
-    value = s.pile_val[b, key] / MAX_STOCKPILE if on else 0.0
-    for c in range(NUM_CARDS):
-        if s.loc[b, c] == L_PILE + f and s.pile_key[b, c] == key:
-            s.feat[b, t.off[O_STOCKPILED] + base + c] = value
-    kind = O_MULTIPLE_KEY if s.pile_multi[b, key] else O_SINGLE_KEY
-    s.feat[b, t.off[kind] + base + key] = 1.0 if on else 0.0
 
 
 @njit(cache=True)
 def remove_pile(s, t, b, f, key):
     """The stockpile leaves the field: its cards are the caller's (their `loc` is L_OUT)."""
     s.piles_len[b, f] -= 1
-    pile_features(s, t, b, f, key, False)
     for c in range(NUM_CARDS):
         if s.loc[b, c] == L_PILE + f and s.pile_key[b, c] == key:
             s.loc[b, c] = L_OUT
@@ -241,13 +224,10 @@ def add_harvest(s, t, b, p, c, is_secret):
     s.loc[b, c] = L_HARVEST + p
     s.harv[b, p, s.harv_len[b, p]] = c
     s.harv_len[b, p] += 1
-    s.feat[b, t.off[O_HARVEST] + p * NUM_CARDS + c] = 1
     if is_secret:
         s.secret[b, c] = True
         s.sec[b, p, s.sec_len[b, p]] = c
         s.sec_len[b, p] += 1
-        s.feat[b, t.off[O_SECRET] + p * NUM_CARDS + c] = 1
-        s.feat[b, t.off[O_UNSEEN] + p * NUM_CARDS + c] = 0
     count_harvest(s, t, b, p, c, 1, is_secret)
 
 
@@ -267,14 +247,10 @@ def remove_harvest(s, t, b, q, c):
     """c leaves q's harvest pile face up (the Rake's claim)."""
     s.loc[b, c] = L_OUT
     s.harv_len[b, q] = _drop(s.harv[b, q], s.harv_len[b, q], c)
-    s.feat[b, t.off[O_HARVEST] + q * NUM_CARDS + c] = 0
     was_secret = s.secret[b, c]
     if was_secret:
         s.secret[b, c] = False
         s.sec_len[b, q] = _drop(s.sec[b, q], s.sec_len[b, q], c)
-        s.feat[b, t.off[O_SECRET] + q * NUM_CARDS + c] = 0
-        for r in range(t.n):
-            s.feat[b, t.off[O_UNSEEN] + r * NUM_CARDS + c] = 0
     count_harvest(s, t, b, q, c, -1, was_secret)
 
 
@@ -437,7 +413,8 @@ def deal(s, t, b, round_index):
 
 @njit(cache=True)
 def rebuild(s, t, b):
-    """The feature store of game b from scratch (`Encoding._rebuild_features`)."""
+    """The feature store of game b from scratch (`Encoding._rebuild_features`), but for the
+    `PLACE_PIECES` (`place_features`)."""
     o, n, F = t.off, t.n, s.feat[b]
     F[:] = 0
     for p in range(n):
@@ -445,15 +422,12 @@ def rebuild(s, t, b):
             s.hcounts[b, p, k] = 0
         for i in range(s.harv_len[b, p]):
             c = s.harv[b, p, i]
-            F[o[O_HARVEST] + p * NUM_CARDS + c] = 1
             for k in range(3):
                 hit = SUIT_A[c] == SUMMER if k == 0 else (SUIT_A[c] == WINTER if k == 1 else FOOL_A[c])
                 if hit:
                     s.hcounts[b, p, k] += 1
                     if not s.secret[b, c]:
                         s.hcounts[b, p, 3 + k] += 1
-        for i in range(s.sec_len[b, p]):
-            F[o[O_SECRET] + p * NUM_CARDS + s.sec[b, p, i]] = 1
         for i in range(s.claimed_len[b, p]):
             F[o[O_CLAIMED] + p * NUM_LUMINARIES + s.claimed[b, p, i]] = 1
         for k in range(2):
@@ -462,19 +436,6 @@ def rebuild(s, t, b):
             F[row + 2] = s.hcounts[b, p, 3 * k + 1] / 13
             F[row + 3] = s.hcounts[b, p, 3 * k + 2] / 5
         F[o[O_HARVESTED] + 4 * p] = F[o[O_HARVESTED_PUBLIC] + 4 * p] = s.harv_len[b, p] / NUM_CARDS
-    for c in range(NUM_CARDS):
-        where = s.loc[b, c]
-        if L_HAND <= where < L_LOOSE:
-            F[o[O_HANDS] + (where - L_HAND) * NUM_CARDS + c] = 1
-            if s.known[b, c]:
-                F[o[O_KNOWN] + (where - L_HAND) * NUM_CARDS + c] = 1
-        elif L_LOOSE <= where < L_PILE:
-            F[o[O_LOOSE] + (where - L_LOOSE) * NUM_CARDS + c] = 1
-        elif L_PILE <= where < L_HARVEST:
-            f, key = where - L_PILE, s.pile_key[b, c]
-            F[o[O_STOCKPILED] + f * NUM_CARDS + c] = s.pile_val[b, key] / MAX_STOCKPILE
-            if key == c:
-                F[o[O_MULTIPLE_KEY if s.pile_multi[b, key] else O_SINGLE_KEY] + f * NUM_CARDS + key] = 1
     for f in range(NUM_FIELDS):
         F[o[O_SEASONS] + 4 * f + season(s, b, f)] = 1
         L = s.lum[b, f]
@@ -484,29 +445,13 @@ def rebuild(s, t, b):
             else:
                 F[o[O_LUM_DOWN] + f] = 1
                 F[o[O_LUM_HIDDEN] + f * NUM_LUMINARIES + L] = 1
-        for i in range(s.under_len[b, f]):
-            F[o[O_UNDER] + f * NUM_CARDS + s.under[b, f, i]] = 1
         F[o[O_CHILDREN_COUNT] + f] = s.under_len[b, f] / 3
     for i in range(s.unused_len[b]):
         F[o[O_LUM_UNUSED] + s.unused[b, i]] = (i + 1) / NUM_LUMINARIES
-    for i in range(s.deck_len[b]):
-        F[o[O_DECK] + s.deck[b, i]] = (i + 1) / NUM_CARDS
     F[o[O_DECK_SIZE]] = s.deck_len[b] / NUM_CARDS
     F[o[O_OKUS_LEFT]] = s.okus_left[b] / 4
     for p in range(n):
         F[o[O_OKUS] + p] = s.okus[b, p] / 4
-    # unseen: the draw pile, the cards under the Children, others' hands (but for the cards they
-    # took in view of all) and others' secret harvested cards
-    for c in range(NUM_CARDS):
-        where = s.loc[b, c]
-        for p in range(n):
-            hidden = where == L_DECK or where >= L_UNDER
-            if L_HAND <= where < L_LOOSE and where - L_HAND != p and not s.known[b, c]:
-                hidden = True
-            if L_HARVEST <= where < L_UNDER and where - L_HARVEST != p and s.secret[b, c]:
-                hidden = True
-            if hidden:
-                F[o[O_UNSEEN] + p * NUM_CARDS + c] = 1
     for p in range(n):
         F[o[O_HAND_SIZES] + p] = s.hand_len[b, p] / HAND_SIZE
         F[o[O_SCORES] + p] = (s.scores[b, p] - t.score_low) / t.score_span
@@ -560,6 +505,63 @@ def rebuild_rows(s, t, rows):
     s, t = by_reference(s), by_reference(t)
     for b in rows:
         rebuild(s, t, b)
+
+
+@njit(cache=True, inline="always")
+def unseen(s, b, p, c):
+    """Card c is hidden from seat p: in the draw pile, under the Children, in another's hand (but
+    for the cards it took in view of all) or among another's secret harvested cards."""
+    where = s.loc[b, c]
+    other_hand = L_HAND <= where < L_LOOSE and where - L_HAND != p and not s.known[b, c]
+    other_secret = L_HARVEST <= where < L_UNDER and where - L_HARVEST != p and s.secret[b, c]
+    return where == L_DECK or where >= L_UNDER or other_hand or other_secret
+
+
+@njit(cache=True, inline="always")
+def place_features(s, t, b, F):
+    """The `PLACE_PIECES` of game b into its full (zeroed) state row F, from the cards' places."""
+    o, n = t.full_off, t.n
+    for p in range(n):
+        for i in range(s.harv_len[b, p]):
+            F[o[O_HARVEST] + p * NUM_CARDS + s.harv[b, p, i]] = 1
+        for i in range(s.sec_len[b, p]):
+            F[o[O_SECRET] + p * NUM_CARDS + s.sec[b, p, i]] = 1
+    for c in range(NUM_CARDS):
+        where = s.loc[b, c]
+        if L_HAND <= where < L_LOOSE:
+            F[o[O_HANDS] + (where - L_HAND) * NUM_CARDS + c] = 1
+            if s.known[b, c]:
+                F[o[O_KNOWN] + (where - L_HAND) * NUM_CARDS + c] = 1
+        elif L_LOOSE <= where < L_PILE:
+            F[o[O_LOOSE] + (where - L_LOOSE) * NUM_CARDS + c] = 1
+        elif L_PILE <= where < L_HARVEST:
+            f, key = where - L_PILE, s.pile_key[b, c]
+            F[o[O_STOCKPILED] + f * NUM_CARDS + c] = s.pile_val[b, key] / MAX_STOCKPILE
+            if key == c:
+                F[o[O_MULTIPLE_KEY if s.pile_multi[b, key] else O_SINGLE_KEY] + f * NUM_CARDS + key] = 1
+        for p in range(n):
+            if unseen(s, b, p, c):
+                F[o[O_UNSEEN] + p * NUM_CARDS + c] = 1
+    for f in range(NUM_FIELDS):
+        for i in range(s.under_len[b, f]):
+            F[o[O_UNDER] + f * NUM_CARDS + s.under[b, f, i]] = 1
+    for i in range(s.deck_len[b]):
+        F[o[O_DECK] + s.deck[b, i]] = (i + 1) / NUM_CARDS
+
+
+@njit(cache=True)
+def state_rows(s, t, out):
+    """out[b] = game b's full feature store (the reference's `features`): `feat` at its columns
+    (`Tables.kept`), the `PLACE_PIECES` from the cards' places."""
+    s, t = by_reference(s), by_reference(t)
+    (out,) = borrowed((out,))
+    kept = t.kept
+    for b in range(out.shape[0]):
+        F = out[b]
+        F[:] = 0
+        for i in range(kept.shape[0]):
+            F[kept[i]] = s.feat[b, i]
+        place_features(s, t, b, F)
 
 
 @njit(cache=True, inline="always")

@@ -30,7 +30,7 @@ from numba import njit
 
 from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.cover import NUM_KINDS, covers, field_items, field_sums
-from card_envs.batch.illimat.kernels import FOOL_A, L_HAND, L_LOOSE, L_PILE, O_UNSEEN, RANK_A, SUIT_A, season
+from card_envs.batch.illimat.kernels import FOOL_A, L_HAND, L_LOOSE, L_PILE, RANK_A, SUIT_A, season, unseen
 from card_envs.batch.illimat.play import harvest_allowed
 from card_envs.batch.numba_borrow import by_reference, keep_alive
 from card_envs.games.illimat.cards import AUTUMN, NO_LUMINARY, NUM_CARDS, NUM_FIELDS, SPRING, SUMMER, WINTER
@@ -210,11 +210,9 @@ def _play_field(s, t, b, p, f, n, x, h, w, out):
             _put(out, R_CLEARS + 3, f, c, 1.0 if clears and down else 0.0)
     if sn == SPRING:
         return
-    unseen_at = t.off[O_UNSEEN] + p * NUM_CARDS
-    unseen = 0
+    hidden = 0
     for c in range(NUM_CARDS):
-        if s.feat[b, unseen_at + c] != 0:
-            unseen += 1
+        hidden += unseen(s, b, p, c)
     active_bit = G.bit(n)  # n <= 63 here: a stockpile's value comes from a second hand card
     for k in range(h):
         c = x.hand[k]
@@ -240,10 +238,10 @@ def _play_field(s, t, b, p, f, n, x, h, w, out):
             _put(out, R_STOCK, f, c, best_cards)
             stealers = 0
             for y in range(NUM_CARDS):
-                if s.feat[b, unseen_at + y] != 0 and (
+                if unseen(s, b, p, y) and (
                         RANK_A[y] == best_T or FOOL_A[y] and (best_T == 1 or best_T == 14)):
                     stealers += 1
-            _put(out, R_RISK, f, c, stealers / max(1, unseen))
+            _put(out, R_RISK, f, c, stealers / max(1, hidden))
 
 
 @njit(cache=True)

@@ -16,7 +16,7 @@ from card_envs.batch.illimat import cover as C
 from card_envs.batch.illimat import rounds as R
 from card_envs.batch.illimat.kernels import (
     FACE_A, FOOL_A, L_HAND, L_LOOSE, L_PILE, O_MOVE_ACTION, O_MOVE_CARDS, O_MOVE_FIELD, O_MOVE_ITEMS, O_MOVE_VALUE,
-    O_TURN, RANK_A, SUIT_A, add_harvest, add_loose, clear_move, face_up_field, from_hand, pile_features,
+    O_TURN, RANK_A, SUIT_A, add_harvest, add_loose, clear_move, face_up_field, from_hand,
     remove_loose, remove_pile, season, set_decision, set_move_card, set_season, to_hand)
 from card_envs.batch.numba_borrow import borrowed, by_reference
 from card_envs.games.illimat.cards import (
@@ -427,7 +427,6 @@ def resolve_items(s, t, b):
         s.pile_val[b, key] = s.m_value[b]
         s.pile_multi[b, key] = not single
         s.piles_len[b, f] += 1
-        pile_features(s, t, b, f, key, True)
         played = np.empty(1, np.int64)
         played[0] = c
         main_played(s, t, b, played, 1, f)

@@ -11,7 +11,7 @@ from numba import njit
 
 from card_envs.batch.illimat.kernels import (
     FOOL_A, L_HAND, L_HARVEST, L_LOOSE, L_PILE, L_UNDER, O_CHILDREN_COUNT, O_CLAIMED, O_LUM_UNUSED,
-    O_MOVE_CARDS, O_MOVE_FIELD, O_MOVE_ITEMS, O_OKUS, O_OKUS_LEFT, O_TO_MOVE, O_TURN, O_UNDER, SUIT_A, add_harvest,
+    O_MOVE_CARDS, O_MOVE_FIELD, O_MOVE_ITEMS, O_OKUS, O_OKUS_LEFT, O_TO_MOVE, O_TURN, SUIT_A, add_harvest,
     add_loose, clear_move, deal, deal_loose, draw, face_up_field, from_hand, rebuild, remove_harvest, remove_loose,
     set_decision, set_luminary, set_move_card, set_season, to_hand)
 from card_envs.games.illimat.cards import (
@@ -101,9 +101,7 @@ def start_clearing(s, t, b):
         s.feat[b, o[O_CLAIMED] + p * NUM_LUMINARIES + L] = 1
         if L == CHILDREN:
             for i in range(s.under_len[b, F]):
-                c = s.under[b, F, i]
-                s.feat[b, o[O_UNDER] + F * NUM_CARDS + c] = 0
-                add_harvest(s, t, b, p, c, True)
+                add_harvest(s, t, b, p, s.under[b, F, i], True)
             s.under_len[b, F] = 0
             s.feat[b, o[O_CHILDREN_COUNT] + F] = 0
         elif L == RAKE:
@@ -201,7 +199,6 @@ def reveal(s, t, b, F):
                     s.loc[b, c] = L_UNDER + F
                     s.under[b, F, s.under_len[b, F]] = c
                     s.under_len[b, F] += 1
-                    s.feat[b, o[O_UNDER] + F * NUM_CARDS + c] = 1
                 s.feat[b, o[O_CHILDREN_COUNT] + F] = 1
         elif L == FOREST_QUEEN:
             set_season(s, t, b, F, SUMMER)

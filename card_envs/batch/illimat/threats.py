@@ -33,7 +33,7 @@ from numba import njit
 from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.cover import field_items
 from card_envs.batch.illimat.kernels import (
-    FACE_A, FOOL_A, L_HAND, L_LOOSE, L_PILE, O_UNSEEN, RANK_A, RING_A, RING_POS_A, SUIT_A, face_up_field)
+    FACE_A, FOOL_A, L_HAND, L_LOOSE, L_PILE, RANK_A, RING_A, RING_POS_A, SUIT_A, face_up_field, unseen)
 from card_envs.batch.numba_borrow import by_reference, keep_alive
 from card_envs.games.illimat.cards import (
     AUTUMN, FOREST_QUEEN, MAIDEN, NO_LUMINARY, NUM_CARDS, NUM_FIELDS, SPRING, STARS, SUMMER, WINTER)
@@ -365,10 +365,9 @@ def _row(s, t, b, p, x, w, tw, out):
             h += 1
     if h == 0:
         return 0
-    unseen_at = t.off[O_UNSEEN] + p * NUM_CARDS
     u = 0
     for c in range(NUM_CARDS):
-        if s.feat[b, unseen_at + c] != 0:
+        if unseen(s, b, p, c):
             x.unseen[u] = c
             u += 1
     if u == 0:
