@@ -1,7 +1,7 @@
 """Batched Illimat's fused step (numba kernels): the actions applied, then the mask and the acting
 seats' observations, a block of games at a time, so that a block's rows are still in the cache
-when the mask and the observation read them (at B=4,096 the feature store and the observation
-are 38-49 MB and 24-27 MB, far larger than a core's cache), as Dominion's `step` does. The
+when the mask and the observation read them (at B=4,096 the observations are 23-26 MB, far
+larger than a core's cache), as Dominion's `step` does. The
 observation pieces, when asked, are written afterwards (`IllimatBatch._observe_pieces`).
 """
 
