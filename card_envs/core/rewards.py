@@ -18,18 +18,20 @@ def check_reward_mode(reward: str) -> str:
     return reward
 
 
-def rank_returns(scores: Sequence[float]) -> np.ndarray:
-    """(players beaten - players beating you) / (n - 1): +1/-1/0 for two sides, zero-sum for n."""
+def rank_returns(scores: Sequence[float] | np.ndarray) -> np.ndarray:
+    """(players beaten - players beating you) / (n - 1): +1/-1/0 for two sides, zero-sum for n.
+    The scores of one game ([n]) or of many ([..., n], as a batched engine's finished games)."""
     s = np.asarray(scores, dtype=np.float64)
-    beaten = (s[:, None] > s[None, :]).sum(axis=1)
-    beating = (s[:, None] < s[None, :]).sum(axis=1)
-    return (beaten - beating) / (len(s) - 1)
+    beaten = (s[..., :, None] > s[..., None, :]).sum(axis=-1)
+    beating = (s[..., :, None] < s[..., None, :]).sum(axis=-1)
+    return (beaten - beating) / (s.shape[-1] - 1)
 
 
-def score_returns(scores: Sequence[float], max_score: float) -> np.ndarray:
-    """(own score - mean of the others) / max_score: in [-1, 1] and zero-sum."""
+def score_returns(scores: Sequence[float] | np.ndarray, max_score: float) -> np.ndarray:
+    """(own score - mean of the others) / max_score: in [-1, 1] and zero-sum. One game ([n]) or
+    many ([..., n])."""
     s = np.asarray(scores, dtype=np.float64)
-    others_mean = (s.sum() - s) / (len(s) - 1)
+    others_mean = (s.sum(axis=-1, keepdims=True) - s) / (s.shape[-1] - 1)
     return (s - others_mean) / max_score
 
 

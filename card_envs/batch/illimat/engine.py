@@ -254,13 +254,9 @@ class IllimatBatch(BatchGame):
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The reference's `returns()` of each finished game, from its match scores."""
-        g = self.game
-        scores = self.s.scores[rows.numpy()].tolist()
-        if g.reward == "win":
-            out = [rank_returns(x) for x in scores]
-        else:
-            out = [score_returns(x, g.score_high - g.score_low) for x in scores]
-        return torch.tensor(np.array(out, dtype=np.float32).reshape(len(rows), self.num_players))
+        g, scores = self.game, self.s.scores[rows.numpy()]
+        out = rank_returns(scores) if g.reward == "win" else score_returns(scores, g.score_high - g.score_low)
+        return torch.from_numpy(out.astype(np.float32))
 
     # ----- mask, observation ---------------------------------------------------------------------
     def _mask(self) -> torch.Tensor:
