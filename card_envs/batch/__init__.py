@@ -151,19 +151,17 @@ memory costs a zeroing of every page. With ``auto_forced`` the forced decisions 
 the shared loop (mask, apply) and the observation is a kernel of its own. Games under random play
 last 400-1,200 decisions, so deals (Python, 0.1 ms each) and returns are a small share.
 
-Illimat, 2026-12-02 (`throughput.py illimat_v0 --batch 1024 4096`, 2 players, without the
-observation pieces; load average 2.8, two other jobs on the machine): reference engine 69,900,
-B=1024 209,500 (3.0x), B=4096 186,700 (2.7x). A step at B=1024 is about 1.5 us a game for
-the mask (a harvest's items ask the exact cover, memoised), 1 us for apply and 0.7-1 us for the
-observation (1,480 floats copied as ~20 runs of the feature store); the kernels are not yet fused
-as Dominion's are. With the three observation pieces (``--config '{"harvest_features": true,
-"play_features": true, "threat_features": true}' --batch 256 1024``, load average 3.7-4.0):
-reference 2,680, B=256 20,600 (7.8x), B=1024 22,300 (8.3x); 4 players 2,260 and 21,000 at B=1024
-(9.3x). The pieces dominate: about 36 us an observation for the harvest and play pieces and
-175-215 us for the threats (0.8 ms on crowded fields), computed from scratch where what they read
-changed (a game keeps a seat's pieces through a turn's decisions, `illimat.recall`); the
-reference caches its fields' tables by content, across turns and games, and its wrapped env,
-timed after it with warm caches, made 3,290 (2 players) and 3,160 (4).
+Illimat, 2026-12-04 (`throughput.py illimat_v0 --batch 4096`, a 2-core AMD EPYC host under KVM,
+whose batched figures moved by a third from minute to minute): 2 players, reference 76,600,
+B=4096 610,000 (8.0x); 4 players 72,800 and 660,000 (9.1x); with the three observation pieces
+(``--config '{"harvest_features": true, "play_features": true, "threat_features": true}'``)
+2,700 and 53,100 (19.6x). A step is one fused kernel, as Dominion's: apply, mask and observation
+16 games at a time. A 2-player decision is about 0.28 us of apply, 0.53 of mask (the items of a
+harvest ask the exact cover, memoised: 70% of it) and 0.61 of observation (its card blocks written
+from the cards' places, the rest copied from a feature store kept without the pieces that say
+where each card is). The pieces are computed from scratch where what they read changed (a game
+keeps a seat's pieces through a turn's decisions, `illimat.recall`); the reference caches its
+fields' tables by content, across turns and games. `docs/results/illimat_v0.md` has the history.
 """
 
 from __future__ import annotations
