@@ -62,8 +62,8 @@ Tables = namedtuple("Tables", (
     "n deck_cards luminaries full_harvest harmonic target_score rounds sum_mask score_low score_span off "
     "full_off kept card_blocks card_to runs").split())
 
-# The feature-store pieces that say where each card is. `feat` keeps the other pieces only (a
-# ninth of the store): these would be written at every card move, scattered over a 9 KB row, most
+# The feature-store pieces that say where each card is. `feat` keeps the other pieces only (an
+# eighth of the store): these would be written at every card move, scattered over a 9 KB row, most
 # of a step's memory traffic at B=4,096; the observation reads them from the cards' places
 # (`card_blocks`) and a full state tensor writes them the same way (`state_rows`).
 PLACE_PIECES = ("hands", "known", "loose", "stockpiled", "single_key", "multiple_key", "under_children", "deck",
