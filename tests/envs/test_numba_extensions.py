@@ -1,5 +1,6 @@
 """The batched engines' hand-written numba extensions: `numba_borrow.by_reference` (a named tuple
-passed on as a pointer) and `numba_copy.copy_run` (a memcpy between arrays)."""
+passed on as a pointer), `numba_copy.copy_run` (a memcpy between arrays) and `numba_copy.zero_row`
+(a memset of a row)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from numba import njit
 from numba.core.errors import TypingError
 
 from card_envs.batch.numba_borrow import by_reference
-from card_envs.batch.numba_copy import copy_run
+from card_envs.batch.numba_copy import copy_run, zero_row
 
 Pair = namedtuple("Pair", "counts weights size")
 
@@ -94,3 +95,23 @@ def test_copy_run_refuses_other_dtypes_and_strided_arrays():
         _copy(np.zeros(4, np.float32), 0, np.zeros(4, np.float64), 0, 2)
     with pytest.raises(TypingError):
         _copy(np.zeros(4, np.float32), 0, np.zeros(8, np.float32)[::2], 0, 2)
+
+
+@njit
+def _zero_rows(out, rows):
+    for b in rows:
+        zero_row(out[b])
+
+
+def test_zero_row_zeroes_exactly_its_row():
+    for dtype in (np.float32, np.int8, np.int64):
+        out = np.full((3, 5), 7, dtype)
+        _zero_rows(out, np.array([1], np.int64))
+        assert out.tolist() == [[7] * 5, [0] * 5, [7] * 5]
+
+
+def test_zero_row_refuses_strided_and_2d_arrays():
+    with pytest.raises(TypingError):
+        _zero_rows(np.zeros((3, 8), np.float32)[:, ::2], np.array([0], np.int64))
+    with pytest.raises(TypingError):
+        njit(lambda a: zero_row(a))(np.zeros((2, 2), np.float32))

@@ -15,6 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from card_envs.batch.illimat.kernels import FOOL_A, L_LOOSE, L_PILE, RANK_A
 from card_envs.games.illimat.cards import NUM_CARDS
@@ -101,25 +102,57 @@ def full_totals(s, b, p):
     return totals
 
 
+@njit(cache=True, inline="always")
+def field_cards(s, b, f):
+    """Field f's loose cards and its stockpiles' key cards as bitmasks of cards 0..63 and of card
+    64: one pass of independent compares, so that the sums below loop over these cards only."""
+    loose, keys = L_LOOSE + f, L_PILE + f
+    loose_low = keys_low = U0
+    for c in range(64):
+        where = s.loc[b, c]
+        loose_low |= np.uint64(where == loose) << np.uint64(c)
+        keys_low |= np.uint64((where == keys) & (s.pile_key[b, c] == c)) << np.uint64(c)
+    where = s.loc[b, 64]
+    return loose_low, np.uint64(where == loose), keys_low, np.uint64((where == keys) & (s.pile_key[b, 64] == 64))
+
+
+@njit(cache=True, inline="always")
+def cards_at(s, b, code):
+    """The cards whose place (`loc`) is `code` as bitmasks of cards 0..63 and of card 64."""
+    low = U0
+    for c in range(64):
+        low |= np.uint64(s.loc[b, c] == code) << np.uint64(c)
+    return low, np.uint64(s.loc[b, 64] == code)
+
+
+@njit(cache=True, inline="always")
+def lowest(low, high):
+    """(the lowest card of a pair of bitmasks from `field_cards`, the pair without it)."""
+    if low:
+        return np.int64(trailing_zeros(low)), low & (low - U1), high
+    return np.int64(64), low, U0
+
+
 @njit(cache=True)
 def field_sums(s, t, b, f):
     """(sums of non-empty sets of loose cards and single stockpiles, values of multiple
-    stockpiles) of field f, as bitmasks (`LegalMoves._field_sums`)."""
+    stockpiles) of field f, as bitmasks (`LegalMoves._field_sums`). A set's sums do not depend on
+    the order its items join in."""
     mask = t.sum_mask
     reach = multi = U0
-    for c in range(NUM_CARDS):
-        where = s.loc[b, c]
-        # A loose card's sums, kept or not without a branch (one would mispredict at every other
-        # card): a value v adds v to each sum and v alone; a Fool 1 or 14 (LOW_A, HIGH_A).
+    loose_low, loose_high, keys_low, keys_high = field_cards(s, b, f)
+    while loose_low | loose_high:
+        # A loose card's sums: a value v adds v to each sum and v alone; a Fool 1 or 14.
+        c, loose_low, loose_high = lowest(loose_low, loose_high)
         low, high = LOW_A[c], HIGH_A[c]
-        grown = (reach | (reach << low) | (reach << high) | (U1 << low) | (U1 << high)) & mask
-        reach = grown if where == L_LOOSE + f else reach
-        if where == L_PILE + f and s.pile_key[b, c] == c:
-            v = np.uint64(s.pile_val[b, c])
-            if s.pile_multi[b, c]:
-                multi |= U1 << v
-            else:
-                reach |= ((reach << v) | (U1 << v)) & mask
+        reach = (reach | (reach << low) | (reach << high) | (U1 << low) | (U1 << high)) & mask
+    while keys_low | keys_high:
+        c, keys_low, keys_high = lowest(keys_low, keys_high)
+        v = np.uint64(s.pile_val[b, c])
+        if s.pile_multi[b, c]:
+            multi |= U1 << v
+        else:
+            reach |= ((reach << v) | (U1 << v)) & mask
     return reach, multi
 
 
@@ -323,6 +356,8 @@ def covers(target, req, opt, memo):
     obvious = _obvious(target, req)
     if obvious >= 0:
         return obvious == 1
+    if not _plausible(target, req, opt):  # the walk's first position would fail it: no memo read
+        return False
     table, seen = memo.table, memo.seen
     start = _key(target, req, opt)
     i = _slot(table, start)
@@ -375,15 +410,17 @@ def covers(target, req, opt, memo):
 @njit(cache=True)
 def field_items(s, b, f, keys, codes):
     """The items of field f in key order into keys, codes (`groups` codes); their number."""
+    loose_low, loose_high, keys_low, keys_high = field_cards(s, b, f)
+    low, high = loose_low | keys_low, loose_high | keys_high
     k = 0
-    for c in range(NUM_CARDS):
-        where = s.loc[b, c]
-        keys[k], codes[k] = c, CODE_A[c]  # kept when c is loose: no branch (it would mispredict)
-        k += where == L_LOOSE + f
-        if where == L_PILE + f and s.pile_key[b, c] == c:
-            keys[k] = c
+    while low | high:
+        c, low, high = lowest(low, high)
+        keys[k] = c
+        if s.loc[b, c] == L_LOOSE + f:
+            codes[k] = CODE_A[c]
+        else:
             codes[k] = s.pile_val[b, c] + (MULTIPLE_CODE if s.pile_multi[b, c] else 0)
-            k += 1
+        k += 1
     return k
 
 

@@ -239,17 +239,19 @@ class IllimatBatch(BatchGame):
 
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
-        """The actions, checked first (`_check_actions`: the kernels do not check their arrays'
-        bounds). A step of every game is one fused kernel that gives the mask and observations
+        """The actions, checked first (the kernels do not check their arrays' bounds). A step of
+        every game is one fused kernel that checks the actions and gives the mask and observations
         too (`step`: the state rows still in the cache; `_mask` and `_observe` then use them)."""
         a, on = actions.numpy(), active.numpy()
-        self._check_actions(a, on)
         if self.auto_forced or not on.all():  # forced decisions: the mask follows, not always observed
+            self._check_actions(a, on)
             play.apply(self.s, self.t, a, on)
             return
         mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
         obs = self._step_observations()
-        fused.step(self.s, self.t, self.memo, a, mask, obs)
+        if not fused.step(self.s, self.t, self.memo, a, self._legal, mask, obs):
+            self._check_actions(a, on)  # raises, naming the illegal actions; nothing was applied
+            raise AssertionError("the fused step refused actions that _check_actions allows")
         self._ready = (mask, obs)
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:

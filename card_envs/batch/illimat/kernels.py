@@ -21,7 +21,7 @@ from numba import njit
 
 from card_envs.batch import numpy_random as npr
 from card_envs.batch.numba_borrow import borrowed, by_reference
-from card_envs.batch.numba_copy import copy_run
+from card_envs.batch.numba_copy import copy_run, zero_row
 from card_envs.core.cards import RANK, SUIT
 from card_envs.games.illimat.cards import (
     FACE, HAND_SIZE, IS_FOOL, MAX_STOCKPILE, MAX_VALUE, NO_LUMINARY, NUM_CARDS, NUM_DECISIONS, NUM_FIELDS,
@@ -571,9 +571,7 @@ def card_blocks(s, t, b, p, row):
     write per card, its place found in `Tables.card_to` (branches on a card's place would
     mispredict at every other card), one more at a stockpile's key."""
     at, n, to = t.card_blocks, t.n, t.card_to[p]
-    row[at[B_HAND]:at[B_KNOWN] + (n - 1) * NUM_CARDS] = 0
-    row[at[B_LOOSE]:at[B_MULTIPLE_KEY] + NUM_FIELDS * NUM_CARDS] = 0
-    row[at[B_UNSEEN]:at[B_UNSEEN] + NUM_CARDS] = 0
+    zero_row(row)  # the whole row: one memset beats three zeroed blocks; the copied runs follow
     for c in range(NUM_CARDS):
         where = s.loc[b, c]
         goes = to[4 * where + 2 * s.known[b, c] + s.secret[b, c]]

@@ -58,10 +58,12 @@ def stockpile_values(s, b, c, reach, multi):
     given a passive card of that value in the rest of the hand."""
     va = RANK_A[c]  # ACTIVE_VALUE: an active Fool counts 1
     out = C.U0
-    for d in range(NUM_CARDS):  # without branches: one on each card would mispredict at every other
+    low, high = C.cards_at(s, b, L_HAND + s.cur[b])
+    while low | high:
+        d, low, high = C.lowest(low, high)
         T = PASSIVE_A[d]
         reached = (T > va) & C.has(reach, max(T - va, 0)) | (T == va) & C.has(reach | multi, T)
-        out |= np.uint64((d != c) & in_hand(s, b, d) & reached) << np.uint64(T)
+        out |= np.uint64((d != c) & reached) << np.uint64(T)
     return out
 
 

@@ -17,9 +17,23 @@ BLOCK = 16  # games per block: their state rows and observations fit in a core's
 
 
 @njit(cache=True)
-def step(s, t, memo, actions, mask, obs):
+def all_legal(actions, legal):
+    """Every game's action is one its mask `legal` allows."""
+    for b in range(actions.shape[0]):
+        a = actions[b]
+        if a < 0 or a >= legal.shape[1] or not legal[b, a]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def step(s, t, memo, actions, legal, mask, obs):
     """Every game plays actions[b], then its mask into mask[b] and its acting seat's observation
-    into obs[b] (a finished game's: an all-zero mask; `refresh` redoes both once it is dealt)."""
+    into obs[b] (a finished game's: an all-zero mask; `refresh` redoes both once it is dealt).
+    False, with nothing applied, unless every action is one the last mask `legal` allows (the
+    kernels do not check their arrays' bounds: an illegal action would write into other games)."""
+    if not all_legal(actions, legal):
+        return False
     s, t, memo = by_reference(s), by_reference(t), by_reference(memo)
     mask, obs = borrowed((mask, obs))  # each row's view of them is then not reference-counted
     B = actions.shape[0]
@@ -31,6 +45,7 @@ def step(s, t, memo, actions, mask, obs):
             legal_row(s, t, b, memo, mask[b])
         for b in range(lo, hi):
             observe_row(s, t, b, s.cur[b], obs[b])
+    return True
 
 
 @njit(cache=True)
