@@ -570,7 +570,7 @@ def card_blocks(s, t, b, p, row):
     the cards' places: what `rebuild` writes into the store's rows that seat's gather reads. One
     write per card, its place found in `Tables.card_to` (branches on a card's place would
     mispredict at every other card), one more at a stockpile's key."""
-    at, n, to = t.card_blocks, t.n, t.card_to[p]
+    at, to = t.card_blocks, t.card_to[p]
     zero_row(row)  # the whole row: one memset beats three zeroed blocks; the copied runs follow
     for c in range(NUM_CARDS):
         where = s.loc[b, c]
