@@ -127,7 +127,7 @@ def cards_at(s, b, code):
 
 @njit(cache=True, inline="always")
 def lowest(low, high):
-    """(the lowest card of a pair of bitmasks from `field_cards`, the pair without it)."""
+    """(the lowest card of a pair of bitmasks from `field_cards` or `cards_at`, the pair without it)."""
     if low:
         return np.int64(trailing_zeros(low)), low & (low - U1), high
     return np.int64(64), low, U0
