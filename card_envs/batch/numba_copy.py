@@ -42,7 +42,8 @@ def zero_row(typingctx, dst):
 
     def codegen(context, builder, sig, args):
         d = context.make_array(sig.args[0])(context, builder, args[0])
-        size = builder.mul(d.nitems, context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(dst.dtype))))
+        item = context.get_abi_sizeof(context.get_data_type(dst.dtype))
+        size = builder.mul(d.nitems, context.get_constant(types.intp, item))
         cgutils.memset(builder, d.data, size, 0)
         return context.get_dummy_value()
     return types.void(dst), codegen
