@@ -24,6 +24,7 @@ from card_envs import batch
 from card_envs.core.game import ArgumentError
 from card_envs.core.registry import make_game
 from card_envs.games.illimat.cards import DECISION_NAMES, NUM_DECISIONS
+from tests.conftest import assert_illegal_actions_refused
 
 pytestmark = pytest.mark.skipif(not batch.has_numba(), reason="numba not installed")
 
@@ -191,6 +192,16 @@ def test_deals_are_valid_reference_positions_that_differ_by_seed():
     assert len({s["chance_seed"] for s in snaps}) == 6
     assert snaps != [b.to_json(i) for i in range(6)]
     assert [cls(6, seed=1).to_json(i) for i in range(6)] == snaps
+
+
+@pytest.mark.parametrize("auto_forced", [False, True])
+def test_an_illegal_action_is_refused_and_changes_nothing(auto_forced):
+    """The kernels do not check bounds (an illegal action would write into other games): the fused
+    step checks every action against the mask it returned before applying any (`step.all_legal`),
+    the forced decisions' path with `_check_actions`; a caller's edits to the returned mask tensor
+    do not loosen either."""
+    env = batch.make("illimat_v0", 8, seed=3, auto_forced=auto_forced)
+    assert_illegal_actions_refused(env)
 
 
 def test_the_engine_refuses_other_devices_and_what_the_reference_refuses():
