@@ -1,6 +1,6 @@
 """The batched engines' hand-written numba extensions: `numba_borrow.by_reference` (a named tuple
-passed on as a pointer), `numba_copy.copy_run` (a memcpy between arrays) and `numba_copy.zero_row`
-(a memset of a row)."""
+passed on as a pointer), `numba_copy.copy_run` (a memcpy between arrays), `numba_copy.zero_row`
+(a memset of a row) and `numba_prefetch.prefetch_rows` (a hint to the cache)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from numba.core.errors import TypingError
 
 from card_envs.batch.numba_borrow import by_reference
 from card_envs.batch.numba_copy import copy_run, zero_row
+from card_envs.batch.numba_prefetch import prefetch_rows
 
 Pair = namedtuple("Pair", "counts weights size")
 
@@ -115,3 +116,29 @@ def test_zero_row_refuses_strided_and_2d_arrays():
         _zero_rows(np.zeros((3, 8), np.float32)[:, ::2], np.array([0], np.int64))
     with pytest.raises(TypingError):
         njit(lambda a: zero_row(a))(np.zeros((2, 2), np.float32))
+
+
+@njit
+def _prefetch_then_sum(pair, lo, hi):
+    prefetch_rows(pair, lo, hi)
+    prefetch_rows(by_reference(pair), lo, hi)
+    prefetch_rows((pair.counts, 3, pair.weights), lo, hi)  # a plain tuple; its integer is skipped
+    return pair.counts.sum() + pair.weights.sum()
+
+
+def test_prefetch_rows_emits_prefetches_and_changes_nothing():
+    counts, weights = np.arange(40, dtype=np.int64).reshape(10, 4), np.ones((10, 3, 2))
+    pair = Pair(counts, weights, 7)
+    before = counts.copy(), weights.copy()
+    for lo, hi in ((0, 10), (4, 4), (8, 10)):  # every row, no row, the last rows
+        assert _prefetch_then_sum(pair, lo, hi) == counts.sum() + weights.sum()
+    assert np.array_equal(counts, before[0]) and np.array_equal(weights, before[1])
+    llvm = _prefetch_then_sum.inspect_llvm(_prefetch_then_sum.signatures[0])
+    assert "call void @llvm.prefetch" in llvm  # a hint numba would drop silently is no hint
+
+
+def test_prefetch_rows_refuses_strided_arrays_and_a_non_tuple():
+    with pytest.raises(TypingError):
+        _prefetch_then_sum(Pair(np.zeros((4, 8))[:, ::2], np.zeros((4, 2)), 1), 0, 2)
+    with pytest.raises(TypingError):
+        njit(lambda a: prefetch_rows(a, 0, 1))(np.zeros((2, 2)))

@@ -1,8 +1,9 @@
 """Batched Illimat's fused step (numba kernels): the actions applied, then the mask and the acting
 seats' observations, a block of games at a time, so that a block's rows are still in the cache
 when the mask and the observation read them (at B=4,096 the observations are 23-26 MB, far
-larger than a core's cache), as Dominion's `step` does. The
-observation pieces, when asked, are written afterwards (`IllimatBatch._observe_pieces`).
+larger than a core's cache), as Dominion's `step` does; the next block's state rows are asked from
+memory while a block plays (`numba_prefetch`). The observation pieces, when asked, are written
+afterwards (`IllimatBatch._observe_pieces`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from numba import njit
 from card_envs.batch.illimat.kernels import observe_row
 from card_envs.batch.illimat.play import apply_one, legal_row
 from card_envs.batch.numba_borrow import borrowed, by_reference
+from card_envs.batch.numba_prefetch import prefetch_rows
 
 BLOCK = 16  # games per block: their state rows and observations fit in a core's cache
 
@@ -39,6 +41,7 @@ def step(s, t, memo, actions, legal, mask, obs):
     B = actions.shape[0]
     for lo in range(0, B, BLOCK):
         hi = min(B, lo + BLOCK)
+        prefetch_rows(s, hi, min(B, hi + BLOCK))  # the next block's state, while this one plays
         for b in range(lo, hi):
             apply_one(s, t, b, actions[b])
         for b in range(lo, hi):
