@@ -27,15 +27,20 @@ def test_covers_answers_as_the_reference_fresh_and_from_the_memo():
     assert 0 < sum(expected) < len(expected)  # both answers asked
     for _ in range(2):  # the second pass answers from the memo
         assert [cover.covers(t, r, o, memo) for t, r, o in questions] == expected
-    # Some answered before the memo (an item above the target; the required items one group; a
-    # necessary condition fails), the others searched and remembered.
+    # Some answered before any search (an item above the target; the required items one group; a
+    # necessary condition fails), the others searched: the small ones without the memo, the
+    # larger ones remembered.
     obvious = [cover._obvious(t, r) for t, r, o in questions]
     assert set(obvious) == {-1, 0, 1}
     plausible = [known < 0 and cover._plausible(t, r, o) for (t, r, o), known in zip(questions, obvious)]
     assert 0 < sum(plausible) < obvious.count(-1)
-    searched = {(t, tuple(r), tuple(o)) for (t, r, o), asked in zip(questions, plausible) if asked}
+    searched = [(t, r, o) for (t, r, o), asked in zip(questions, plausible) if asked]
+    large = [(t, r, o) for t, r, o in searched if r.sum() + o.sum() > cover.SMALL]
+    assert 0 < len(large) < len(searched)
+    for t, r, o in large:
+        assert memo.table[cover._slot(memo.table, cover._key(t, r, o)), 1] != 0
     occupied = int(np.count_nonzero(memo.table[:, 1]))
-    assert occupied == memo.count[0] >= len(searched)
+    assert occupied == memo.count[0] >= len({(t, tuple(r), tuple(o)) for t, r, o in large})
     assert not memo.seen[:, 1].any()  # each walk's positions cleared after it (word 1 == 0: empty)
 
 
