@@ -151,15 +151,17 @@ memory costs a zeroing of every page. With ``auto_forced`` the forced decisions 
 the shared loop (mask, apply) and the observation is a kernel of its own. Games under random play
 last 400-1,200 decisions, so deals (Python, 0.1 ms each) and returns are a small share.
 
-Illimat, 2026-12-04 night (`throughput.py illimat_v0 --batch 4096`, a 2-core AMD EPYC host under
-KVM, where both figures move by a third from one run to the next): 2 players, reference 83,800,
-B=4096 905,000 (10.8x); 4 players 80,500 and 787,000 (9.8x); with the three observation pieces
-(``--config '{"harvest_features": true, "play_features": true, "threat_features": true}'``)
-2,700 and 58,900 (22.0x). A step is one fused kernel, as Dominion's: the actions checked, then
-apply, mask and observation 16 games at a time. A 2-player decision is about 0.25 us of apply,
-0.33 of mask (the items of a harvest ask the exact cover, memoised: 70% of it) and 0.52 of
-observation (its card blocks written from the cards' places, the rest copied from a feature store
-kept without the pieces that say where each card is; most of it is the 5.9 KB written to memory).
+Illimat, 2026-12-04 near midnight (`throughput.py illimat_v0 --batch 4096`, a 2-core AMD EPYC host
+under KVM, where both figures move by a third from one run to the next): 2 players, reference
+79,800, B=4096 1,084,000 (13.6x); 4 players 79,500 and 1,122,000 (14.1x; another run 12.7x); with
+the three observation pieces (``--config '{"harvest_features": true, "play_features": true,
+"threat_features": true}'``) 3,580 and 63,600 (17.8x). A step is one fused kernel, as Dominion's:
+the actions checked, then apply, mask and observation 16 games at a time, the next 16 games' state
+rows asked from memory meanwhile (`numba_prefetch`: the observations push the state out of the
+cache). A 4-player decision is about 0.15 us of apply, 0.24 of mask (the items of a harvest ask the
+exact cover: 65% of it) and 0.45 of observation (its card blocks written from the cards' places,
+the rest copied from a feature store kept without the pieces that say where each card is; most of
+it is the 6.6 KB written to memory).
 The pieces are computed from scratch where what they read changed (a game keeps a seat's pieces
 through a turn's decisions, `illimat.recall`); the reference caches its fields' tables by
 content, across turns and games. `docs/results/illimat_v0.md` has the history.
