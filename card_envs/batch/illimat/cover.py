@@ -391,12 +391,14 @@ def _walk(target, req, opt, memo, remember):
     stack, top = _push(memo.stack, 0, req, opt)
     r, o, m, left = memo.counts[0], memo.counts[1], memo.counts[2], memo.left
     walked = 0  # the positions in `seen`, their slots in memo.seen_at
-    found = checked = False  # checked: the start passed `_plausible` already
+    found, first = False, True
+    # The start passed `_plausible` and the caller looked it up; it cannot come back (a position
+    # has fewer required items than the one it came from), so its checks are not repeated.
     while top > 0 and not found:
         top -= 1
         for k in range(NUM_KINDS):  # as in `_push`
             r[k], o[k] = stack[top, 0, k], stack[top, 1, k]
-        if remember:
+        if remember and not first:
             key = _key(target, r, o)
             j = _slot(seen, key)
             if seen[j, 1] != 0:
@@ -416,7 +418,7 @@ def _walk(target, req, opt, memo, remember):
                 break
         if not r[kind]:
             found = True
-        elif kind <= target and (not checked or _plausible(target, r, o)):
+        elif kind <= target and (first or _plausible(target, r, o)):
             r[kind] -= 1
             if kind != 0:
                 stack, top = _push_completions(stack, top, r, o, target - kind, m, left)
@@ -424,7 +426,7 @@ def _walk(target, req, opt, memo, remember):
                 stack, top = _push_completions(stack, top, r, o, target - 1, m, left)
                 if target >= 14:
                     stack, top = _push_completions(stack, top, r, o, target - 14, m, left)
-        checked = True
+        first = False
     for n in range(walked):
         j = memo.seen_at[n]
         if not found:
