@@ -80,6 +80,9 @@ class BatchGame:
 
     env_id: str
     backend = "torch"
+    # Whether `state(i)` is the whole position, so that a reference engine plays on from a batched
+    # deal exactly as this engine does (`card_envs.batch.check`); False where it cannot hold all.
+    whole_states = True
 
     def __init__(self, batch_size: int, device: str | torch.device = "cpu", seed: int = 0,
                  auto_forced: bool = False, **config: Any):

@@ -59,7 +59,7 @@ def differential(env_id: str, config: dict[str, Any] | None = None, games: int =
     out = env.load(states)
     finished = decisions = step = 0
     asked = np.zeros(batch, dtype=np.int64)  # decisions asked in each reference game
-    replay = env_id != "piles_v0"  # batched deals play on as reference states
+    replay = env.whole_states  # batched deals play on as reference states
     while finished < games:
         seats = np.array([s.current_player for s in states])
         masks = np.stack([s.legal_mask() for s in states]).astype(bool)

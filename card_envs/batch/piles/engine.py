@@ -37,6 +37,7 @@ CASTLE, CAPTURED, ASIDE = 4, 16, 18  # loc codes: + position, + team, + seat
 
 class PilesBatch(BatchGame):
     env_id = "piles_v0"
+    whole_states = False  # `state(i)` has no chance seed: the pass draws come from words it cannot hold
 
     def _allocate(self) -> None:
         B, dev, n = self.batch_size, self.device, self.num_players
