@@ -23,7 +23,10 @@ the observation at each one and must agree with the move so far; anything unexpe
 to the first legal answer). Other decisions: the main play comes before an owed Rake sow, which
 sows the least valuable card; a Changeling swap is made when a loose card of her field outweighs
 its least valuable hand card by 1.5 (e.g. a Fool for a Winter card); a Stars face card and the
-Forest Queen's claim choose Summer; the Changeling's claim swaps nothing.
+Forest Queen's claim choose Summer; a season decision that does not offer Summer (after a full
+harvest: its face cards' seasons only) takes the first offered of Spring, Autumn, Winter (the
+fewest plays forbidden: a stockpile, then a sow, then a harvest); the Changeling's claim swaps
+nothing.
 
 `IllimatLookahead` (the named bot ``lookahead``) plays the same way but also looks at the next
 player's reply: each main play's score loses the expected weight of the best harvest the next
@@ -58,6 +61,7 @@ PLAN_CACHE = 2048  # turns whose plans are kept: a batch of games interleaves ma
 
 
 PLANNED = (TURN, FIELD, ACTION, PARTNER, VALUE, ITEMS)  # the decisions a turn's plans make
+SEASON_ORDER = (SUMMER, SPRING, AUTUMN, WINTER)  # a season decision's choice: the first offered
 
 
 class IllimatHeuristic(Policy):
@@ -169,7 +173,7 @@ class IllimatHeuristic(Policy):
         decision = int(view["decision"].argmax())
         hand = np.flatnonzero(view["hand"]).tolist()
         if decision in (SEASON, CLAIM_SEASON):
-            return SEASON0 + SUMMER
+            return next((SEASON0 + s for s in SEASON_ORDER if SEASON0 + s in legal_set), legal[0])
         if decision == CLAIM_GIVE:
             return DONE
         if decision in (RAKE_CARD, SWAP_GIVE):

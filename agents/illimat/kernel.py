@@ -21,6 +21,7 @@ from card_envs.games.illimat.cards import (
     SOW, SPRING, STARS, STOCKPILE, SUMMER, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER)
 
 ERROR = -1  # no answer by the rules: `act` raises there
+SEASON_ORDER = (SUMMER, SPRING, AUTUMN, WINTER)  # heuristic.SEASON_ORDER: a season decision's first offered
 # The observation pieces read, in the order of the offsets `offsets` gives
 PIECES = ("hand", "loose", "stockpiled", "single_key", "multiple_key", "seasons", "luminary_up", "luminary_down",
           "okus_left", "unseen", "hand_sizes", "decision", "move_cards", "move_field", "move_action",
@@ -533,7 +534,10 @@ def _act(o, legal, at, x, xu, ws, lookahead, cache, decision):
         return first
     nh = x.ints[R_NH]
     if decision == SEASON or decision == CLAIM_SEASON:
-        return SEASON0 + SUMMER
+        for season in SEASON_ORDER:
+            if legal[SEASON0 + season]:
+                return SEASON0 + season
+        return first
     if decision == CLAIM_GIVE:
         return DONE
     if decision == RAKE_CARD or decision == SWAP_GIVE:

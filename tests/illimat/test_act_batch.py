@@ -16,7 +16,8 @@ import pytest
 from card_envs import batch
 from card_envs.agents.illimat.heuristic import IllimatHeuristic, IllimatLookahead
 from card_envs.core.registry import make_game
-from card_envs.games.illimat.cards import CLAIM_TAKE, DONE, NUM_ACTIONS, SWAP_TAKE
+from card_envs.games.illimat.cards import (
+    AUTUMN, CLAIM_TAKE, DONE, NUM_ACTIONS, SEASON, SEASON0, SPRING, SUMMER, SWAP_TAKE, WINTER)
 from card_envs.vector import VectorGames
 from tests.illimat.test_batch_pieces import positions
 
@@ -114,6 +115,24 @@ def test_where_act_raises_act_batch_raises_alike(cls):
         with pytest.raises(IndexError):
             agent.act_batch(observation[None], mask[None], np.random.default_rng(0))
         observation[decision + kind] = 0.0
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+@pytest.mark.parametrize("cls", AGENTS, ids=lambda c: c.name)
+def test_a_full_harvests_season_is_one_its_face_cards_give(cls, num_players):
+    """After a full harvest whose face cards give different seasons the decision offers only
+    theirs (the player orders them, the last sticks): the agents pick Summer where it is offered,
+    else the first of Spring, Autumn, Winter offered (issue 78: they answered Summer regardless)."""
+    config = {"num_players": num_players, "full_harvest": True}
+    states = [s for s in positions(config, games=4, seed=7, every=1) if s.m_full and s.decision == SEASON]
+    observations, masks = rows(states)
+    assert len(states) >= 3 and not masks[:, SEASON0 + SUMMER].all()  # some without Summer
+    agent = cls(make_game("illimat_v0", **config))
+    order = [SEASON0 + s for s in (SUMMER, SPRING, AUTUMN, WINTER)]
+    expected = [next(a for a in order if m[a]) for m in masks]
+    rng = np.random.default_rng(0)
+    assert [agent.act(o, m, rng) for o, m in zip(observations, masks)] == expected
+    assert agent.act_batch(observations, masks, rng).tolist() == expected
 
 
 def test_bad_batches_are_refused():
