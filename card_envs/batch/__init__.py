@@ -74,13 +74,16 @@ applying anything. `load` takes only positions where a seat is to act: a finishe
 (``is_terminal()``), which would sit in its row with an all-zero mask refusing every step, is
 refused with a ValueError naming its index among the states given, as is a state of another
 configuration; every state is checked before any is loaded, so no game changes.
-Beyond that, `step` trusts its actions in 3 Piles and Piles: an illegal action is not detected (a check would
-stop a GPU for the host) and leaves that game in an unspecified state. Split the Hoard, Dominion
-and Illimat check them instead: their kernels do not check array bounds, and an illegal action would
-write past a game's rows into other games' rows or outside the arrays (a crash); so `step`
-compares each action with its own copy of the mask it returned and raises ValueError naming the
-games and actions, before applying any (the forced decisions of ``auto_forced`` are checked the
-same way). Take actions from the mask.
+The torch backend of 3 Piles and Piles refuses an action outside 0..num_actions-1 (ValueError
+naming the games, nothing applied) but trusts the rest: an illegal action in range is not detected
+(a check would stop a GPU for the host) and leaves that game in an unspecified state. The numba
+engines (all five games) check them fully: their kernels do not check array bounds, and an illegal
+action would write past a game's rows into other games' rows or outside the arrays (a crash); so
+`step` compares each action with its own copy of the mask it returned and raises ValueError naming
+the games and actions, before applying any (the forced decisions of ``auto_forced`` are checked
+the same way). Take actions from the mask. 3 Piles' and Piles' `load` reads a state's fields, so
+it loads each state as the reference's snapshot loader rebuilds it from `to_json()`: a state
+edited in Python into one the rules cannot reach is refused (ValueError).
 `make` passes unknown arguments and unsupported values to the reference `Game`, which raises its
 `card_envs.core.game.ArgumentError` (a TypeError and a ValueError).
 

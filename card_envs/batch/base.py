@@ -65,6 +65,21 @@ def lemire(word: torch.Tensor, n: torch.Tensor) -> torch.Tensor:
     return torch.where(reject, high * n, m) >> 32
 
 
+def through_snapshot(game: Game, states: Sequence[State]) -> list[State]:
+    """Each state as the reference's snapshot loader rebuilds it from its `to_json()`, for the
+    engines whose `_load` reads a state's fields: a state built or edited in Python then loads only
+    if it is a position the rules can reach (every field within the ranges the kernels index
+    with), else ValueError naming its index, before any is loaded."""
+    out = []
+    for i, state in enumerate(states):
+        try:
+            out.append(game.state_from_json(state.to_json()))
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError, OverflowError) as error:
+            raise ValueError(f"load: state {i} is not a position the rules can reach ({error}); "
+                             "nothing was loaded") from None
+    return out
+
+
 class BatchGame:
     """B games of one env (the subclass's `env_id`) stepped as tensors; one seat acts in each.
 
@@ -233,9 +248,20 @@ class BatchGame:
         inside = (actions >= 0) & (actions < self.num_actions)
         ok = ~active | inside & self._legal[np.arange(len(actions)), np.where(inside, actions, 0)]
         if not ok.all():
-            bad = np.flatnonzero(~ok)[:5]
-            raise ValueError(f"step: illegal actions {actions[bad].tolist()} in games {bad.tolist()} (of "
-                             f"{np.count_nonzero(~ok)}); each must be one the last mask allows; nothing was applied")
+            self._refuse_actions(actions, ~ok, "each must be one the last mask allows")
+
+    def _check_range(self, actions: torch.Tensor, active: torch.Tensor) -> None:
+        """ValueError, before anything is applied, unless each active game's action is one of
+        0..num_actions-1: for the torch engines, which index with checked tensor operations and
+        do not check legality (a step of theirs already waits for the device once, in `_settle`)."""
+        outside = active & ((actions < 0) | (actions >= self.num_actions))
+        if outside.any():
+            self._refuse_actions(actions.cpu().numpy(), outside.cpu().numpy(), "each must be an action")
+
+    def _refuse_actions(self, actions: np.ndarray, bad: np.ndarray, rule: str) -> None:
+        rows = np.flatnonzero(bad)
+        raise ValueError(f"step: illegal actions {actions[rows[:5]].tolist()} in games {rows[:5].tolist()} (of "
+                         f"{len(rows)}); {rule} (actions are 0..{self.num_actions - 1}); nothing was applied")
 
     def _forced(self, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(bool[B]: the game has exactly one legal action, int64[B]: its first legal action)."""

@@ -24,7 +24,7 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from card_envs.batch.base import BatchGame, get, lemire, put
+from card_envs.batch.base import BatchGame, get, lemire, put, through_snapshot
 from card_envs.batch.three_piles.engine import fractions
 from card_envs.core.cards import RANK
 from card_envs.games.piles.rules import (
@@ -87,6 +87,7 @@ class PilesBatch(BatchGame):
         self.second[rows] = False
 
     def _load(self, states: Sequence[PilesState], rows: torch.Tensor) -> None:
+        states = through_snapshot(self.game, states)  # a state edited in Python is checked as a snapshot
         m = len(states)
         a = {name: np.zeros((m, *t.shape[1:]), dtype=np.int64) for name, t in self._tensors().items()}
         a["height"] = np.zeros((m, 53), dtype=np.float32)
@@ -136,6 +137,7 @@ class PilesBatch(BatchGame):
 
     # ----- rules ------------------------------------------------------------------------------
     def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
+        self._check_range(a, act)
         n, cur = self.num_players, self.cur
         pas, place = act & (a == PASS), act & (a < PASS)
         card, q = (a // NUM_POSITIONS).clamp(0, NUM_CARDS - 1), a % NUM_POSITIONS

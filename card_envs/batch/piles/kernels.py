@@ -152,12 +152,18 @@ class PilesNumba(PilesBatch):
                               self.neighbours, *state_views(self, "by10 by20 by40 by54"))
 
     def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
-        piles_apply(self.num_players, a.numpy(), act.numpy(), *self._apply_args)
+        """The actions, checked first (`_check_actions`: the kernels do not check their arrays'
+        bounds; an illegal action would write into other games or past the arrays)."""
+        a, act = a.numpy(), act.numpy()
+        self._check_actions(a, act)
+        piles_apply(self.num_players, a, act, *self._apply_args)
 
     def _mask(self) -> torch.Tensor:
+        """The legal mask (a copy of it is kept to check the next actions with)."""
         mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
         piles_mask(*self._mask_args, mask)
-        return torch.from_numpy(mask)
+        self._legal = mask
+        return torch.from_numpy(mask.copy())
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
         obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)

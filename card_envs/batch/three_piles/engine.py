@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from card_envs.batch.base import BatchGame, get, put
+from card_envs.batch.base import BatchGame, get, through_snapshot, put
 from card_envs.core.cards import DIAMONDS, RANK, SUIT
 from card_envs.games.three_piles.rules import (
     DRAW, EMPTY_HI, EMPTY_LO, MAX_SCORE, NUM_CARDS, PASS, PLAY_BASE, ThreePilesState)
@@ -112,6 +112,7 @@ class ThreePilesBatch(BatchGame):
         self.cur[rows], self.phase[rows], self.passes[rows] = 0, 0, 0
 
     def _load(self, states: Sequence[ThreePilesState], rows: torch.Tensor) -> None:
+        states = through_snapshot(self.game, states)  # a state edited in Python is checked as a snapshot
         B = len(states)
         a = {name: np.zeros((B, *t.shape[1:]), dtype=np.int64) for name, t in self._tensors().items()}
         spos = np.zeros((B, 53), dtype=np.float32)
@@ -156,6 +157,7 @@ class ThreePilesBatch(BatchGame):
 
     # ----- rules ------------------------------------------------------------------------------
     def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
+        self._check_range(a, act)
         n, cur = self.num_players, self.cur
         take, draw, pas = act & (a < 9), act & (a == 9), act & (a == PASS)
         play = act & (a >= PLAY_BASE) & (a < PASS)

@@ -257,18 +257,25 @@ class ThreePilesNumba(ThreePilesBatch):
         return torch.from_numpy(out)
 
     def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
-        tp_apply(self.num_players, a.numpy(), act.numpy(), *self._apply_args)
+        """The actions, checked first (`_check_actions`: the kernels do not check their arrays'
+        bounds; an illegal action would write into other games or past the arrays)."""
+        a, act = a.numpy(), act.numpy()
+        self._check_actions(a, act)
+        tp_apply(self.num_players, a, act, *self._apply_args)
 
     def _mask(self) -> torch.Tensor:
+        """The legal mask (a copy of it is kept to check the next actions with)."""
         mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
         tp_mask(*self._mask_args, mask)
-        return torch.from_numpy(mask)
+        self._legal = mask
+        return torch.from_numpy(mask.copy())
 
     def _play_forced(self) -> tuple[torch.Tensor, torch.Tensor]:
         mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
         ended = np.empty(self.batch_size, dtype=np.bool_)
         tp_play_forced(self.num_players, *self._apply_args, mask, ended)
-        return torch.from_numpy(mask), torch.from_numpy(ended)
+        self._legal = mask
+        return torch.from_numpy(mask.copy()), torch.from_numpy(ended)
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
         obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
