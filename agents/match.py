@@ -45,7 +45,7 @@ def seat_rotated_results(env_id: str, policies: Sequence[Policy], num_games: int
     env = card_envs.make(env_id, **config)
     n = len(policies)
     results = np.zeros((num_games, n))
-    for g in tqdm(range(num_games), desc="games", disable=not progress):
+    for g in tqdm(range(num_games), desc="games", disable=None if progress else True):
         shift = g % n  # policy k sits at seat (k + shift) % n
         seated = [policies[(seat - shift) % n] for seat in range(n)]
         rewards, _ = play_game(env, seated, seed + g // n)  # each deal is played in every seating
@@ -104,7 +104,7 @@ def rotated_match(game, policies: Sequence[Policy], num_deals: int, seed: int = 
     results = np.zeros((len(jobs), n))
     chosen: list[list[int]] = [[] for _ in jobs] if on_game is not None else []
     finished = 0
-    with tqdm(total=len(jobs), desc="games", disable=not progress) as bar:
+    with tqdm(total=len(jobs), desc="games", disable=None if progress else True) as bar:
         while finished < len(jobs):
             observations, masks, seats = games.observe()
             owner = np.where(current >= 0, (seats - shifts) % n, -1)

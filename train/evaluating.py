@@ -296,13 +296,21 @@ class Evaluations:
             for name, value in results.items():
                 writer.add_scalar(f"eval/{name}", value, step)
             writer.flush()
+        if results:
+            self.say(f"evaluation at step {step:,}: {self._eval_text()}")
 
-    def _postfix(self, sps: float) -> str:
-        text = f"{self.step:,} steps | SPS {sps:,.0f}" if self.args.max_minutes else f"SPS {sps:,.0f}"
+    def _eval_text(self) -> str:
+        """The last evaluation in a few words: each win rate with its interval, and the Elo."""
+        parts = []
         for name in policy_names(self.game):
             if f"win_rate_vs_{name}" in self.last_eval:
                 low, high = (self.last_eval[f"win_rate_vs_{name}_ci_{s}"] for s in ("low", "high"))
-                text += f" | vs {name} {self.last_eval[f'win_rate_vs_{name}']:.3f} [{low:.2f}, {high:.2f}]"
+                parts.append(f"vs {name} {self.last_eval[f'win_rate_vs_{name}']:.3f} [{low:.2f}, {high:.2f}]")
         if "elo" in self.last_eval:
-            text += f" | Elo {self.last_eval['elo']:.0f}"
-        return text
+            parts.append(f"Elo {self.last_eval['elo']:.0f}")
+        return " | ".join(parts)
+
+    def _postfix(self, sps: float) -> str:
+        text = f"{self.step:,} steps | SPS {sps:,.0f}" if self.args.max_minutes else f"SPS {sps:,.0f}"
+        evaluation = self._eval_text()
+        return f"{text} | {evaluation}" if evaluation else text

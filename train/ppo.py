@@ -73,7 +73,6 @@ from typing import Any
 import numpy as np
 import torch
 from torch import nn
-from tqdm import tqdm
 
 import card_envs
 from card_envs.agents import policy_names
@@ -89,6 +88,7 @@ from card_envs.train.options import (
     RESUMABLE, Args, build_parser, check_run_name, env_id_in, flag, hyperparameter_table, parse_args, resolve_auto,
     stop_on_signals)
 from card_envs.train.policy_terms import mask_offsets
+from card_envs.train.progress import RecentRate, TrainingProgress
 from card_envs.train.pretrain import clone, student_games, teacher_games, workers_for
 from card_envs.train.timeplan import (  # noqa: F401 - the shares: public here too
     CLONING_SHARE, FINAL_EVAL_SHARE, TEACHER_GAMES_SHARE, TimePlan, seconds_text, training_seconds)
@@ -168,6 +168,7 @@ class Trainer(Checkpoints, Evaluations):
         self.stop_requested: str | None = None  # a signal's name: stop after this update, keep it
         self.finishing = False  # trained to the end and saved: only the final evaluation is left
         self.final_deals = 0  # the final evaluation's deals (fewer than asked where --max-minutes cut it)
+        self.progress: TrainingProgress | None = None  # the bar or plain lines, while training
         self.warmed = None  # the numba kernels' warm-up (`acting.warm_up`), done as training starts
         self._start_clock()
 
@@ -218,8 +219,8 @@ class Trainer(Checkpoints, Evaluations):
         total_updates = self.total_updates
         next_eval = (self.step // args.eval_every + 1) * args.eval_every if args.eval_every else None
         next_checkpoint = (self.step // args.checkpoint_every + 1) * args.checkpoint_every
-        bar = self._progress_bar()
-        start_time, start_step = time.perf_counter(), self.step
+        self.progress = progress = self._progress()
+        rate, start_step, sps = RecentRate(self.step), self.step, 0.0
         # The time limit counts the run's whole training time: a resumed run goes on with its clock.
         deadline = self.plan.training
         while self.update < total_updates and time.perf_counter() < deadline and not self.stop_requested:
@@ -230,7 +231,7 @@ class Trainer(Checkpoints, Evaluations):
             self.update += 1
             self.step += steps_per_update
             self._publish()
-            sps = (self.step - start_step) / (time.perf_counter() - start_time)
+            sps = rate.add(self.step)
             self._tick()  # for the checkpoints
             if writer is not None:
                 self._log(writer, losses, stats, sps)
@@ -239,18 +240,17 @@ class Trainer(Checkpoints, Evaluations):
                 next_eval += args.eval_every
             self._periodic_eval(writer)
             if self.step >= next_checkpoint:
-                self.save()
+                self.say(f"checkpoint at step {self.step:,}: {self.save()}")
                 next_checkpoint += args.checkpoint_every
-            bar.update(min(round(self.trained_seconds) if args.max_minutes else self.step, bar.total) - bar.n)
-            bar.set_postfix_str(self._postfix(sps))
+            progress.advance(round(self.trained_seconds) if args.max_minutes else self.step, self._postfix(sps))
         self.stop_actor()  # before the final evaluation: it gets the machine to itself
         if self.stop_requested:  # interrupted: keep the work, skip the final evaluation
             self.stop_evaluator()
             self.save()
-            bar.close()
+            progress.close()
             return {}
         if self.step == start_step and self.last_eval:  # a finished run resumed: its final evaluation stands
-            bar.close()
+            progress.close()
             return self.last_eval
         # The trained weights are kept before the final evaluation (minutes on some games): a stop
         # signal from here on interrupts the evaluation at once (`stop_on_signals`).
@@ -261,8 +261,7 @@ class Trainer(Checkpoints, Evaluations):
         self._finish_periodic_evals(writer, out_of_time=time.perf_counter() >= deadline)
         self._final_eval(writer)
         self.save()
-        bar.set_postfix_str(self._postfix((self.step - start_step) / (time.perf_counter() - start_time)))
-        bar.close()
+        progress.close(self._postfix(sps))
         return self.last_eval
 
     def _learn_or_stop(self, rollout: Rollout) -> dict[str, float]:
@@ -375,17 +374,21 @@ class Trainer(Checkpoints, Evaluations):
     def total_updates(self) -> int:
         return -(-self.args.total_steps // (self.args.num_steps * self.args.num_games))
 
-    def _progress_bar(self) -> tqdm:
-        """The run's bar, with one total from start to end: on --max-minutes, the training time
+    def _progress(self) -> TrainingProgress:
+        """The run's progress, with one total from start to end: on --max-minutes, the training time
         (cloning's already counted; what ends such runs, the steps are in the postfix); else the steps."""
         args = self.args
         if args.max_minutes:
             total = round(training_seconds(args.max_minutes))
-            return tqdm(total=total, initial=min(round(self.trained_seconds), total), desc="training",
-                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n}/{total} s [{elapsed}<{remaining}{postfix}]",
-                        disable=not args.progress, dynamic_ncols=True)
-        return tqdm(total=args.total_steps, initial=min(self.step, args.total_steps), unit="step",
-                    disable=not args.progress, dynamic_ncols=True)
+            return TrainingProgress(total, round(self.trained_seconds), seconds=True, enabled=args.progress)
+        return TrainingProgress(args.total_steps, self.step, seconds=False, enabled=args.progress)
+
+    def say(self, text: str) -> None:
+        """An event of the run (an evaluation, a checkpoint) as a line of its own."""
+        if self.progress is not None:
+            self.progress.line(text)
+        else:
+            print(text, flush=True)
 
     def _plan_text(self) -> str:
         """One line: what the `TimePlan` of --max-minutes leaves each part of the run."""

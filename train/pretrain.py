@@ -85,7 +85,7 @@ def play_teacher(game, teacher, games: int, seed: int, gamma: float = 1.0, progr
     the seat); ``scored``, the teacher's score of each action (`teacher_scores`). ``stop()`` true
     ends it early with the games finished so far (Ctrl-C, a time limit); ``parallel`` games are
     stepped together, by ``games_on(num_games, seed)`` (`VectorGames` of ``game`` by default)."""
-    with tqdm(total=games, desc="teacher games", unit="game", disable=not progress) as bar:
+    with tqdm(total=games, desc="teacher games", unit="game", disable=None if progress else True) as bar:
         return _record_games(game, teacher, games, seed, gamma, stop, privileged, scored, bar=bar,
                              parallel=parallel, games_on=games_on)[0]
 
@@ -264,7 +264,7 @@ def _play_tasks(setup: _Setup, tasks: list[tuple[int, int, int]], workers: int, 
         check_scored_teacher(make_policy(setup.teacher, card_envs.make_game(setup.env_id, **setup.env_config)),
                              setup.teacher)
     parts = []
-    with tqdm(total=sum(task[0] for task in tasks), desc=desc, unit="game", disable=not progress) as bar:
+    with tqdm(total=sum(task[0] for task in tasks), desc=desc, unit="game", disable=None if progress else True) as bar:
         if workers == 1:
             context = _Games(setup)
             for task in tasks:
@@ -410,7 +410,7 @@ def _fit(network: ActorCritic, parts: list[Demonstrations], epochs: int, seed: i
     optimizer = torch.optim.Adam(network.parameters(), lr=LEARNING_RATE)
     history = []
     network.train()
-    for _ in tqdm(range(epochs), desc="cloning", unit="epoch", disable=not progress):
+    for _ in tqdm(range(epochs), desc="cloning", unit="epoch", disable=None if progress else True):
         if stop() or not len(fit):
             break
         policy_sum = value_sum = 0.0
