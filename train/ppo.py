@@ -532,7 +532,7 @@ def main(argv: list[str] | None = None) -> int:
         latest = trainer.run_dir / "checkpoints" / "latest.pt"
         if trainer.finishing:
             print(f"{name}: final evaluation interrupted; the trained checkpoint (step {trainer.step:,}) is "
-                  f"{latest}; evaluate it with: python -m card_envs.evaluate {trainer.args.env_id} --gauntlet {latest}")
+                  f"{latest}; evaluate it with: python3 -m card_envs.evaluate {trainer.args.env_id} --gauntlet {latest}")
         else:
             print(f"{name} again: stopped at once; last checkpoint: {trainer.last_checkpoint or 'none'}")
         return 128 + getattr(signal, name)
@@ -546,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
                                            "clones)")
         print(f"{trainer.stop_requested}: stopped at step {trainer.step:,}{where}, checkpoint "
               f"{trainer.run_dir / 'checkpoints' / 'latest.pt'}; resume with: "
-              f"python -m card_envs.train --resume --run-name {trainer.args.run_name}{runs_dir}")
+              f"python3 -m card_envs.train --resume --run-name {trainer.args.run_name}{runs_dir}")
         return 128 + getattr(signal, trainer.stop_requested)
     print(f"final checkpoint: {trainer.run_dir / 'checkpoints' / 'latest.pt'}")
     for name in policy_names(trainer.game):

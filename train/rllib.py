@@ -317,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: saving step {steps:,}", file=sys.stderr, flush=True)
         save_and_export(algo, out, step=steps, **saved)
         print(f"{name}: stopped at step {steps:,}, checkpoint {out / 'checkpoints' / 'latest.pt'}; resume with: "
-              f"python -m card_envs.train.rllib {args.env_id} --out {out} --resume", flush=True)
+              f"python3 -m card_envs.train.rllib {args.env_id} --out {out} --resume", flush=True)
         return 128 + getattr(signal, name)
     finally:
         # After a stop signal Ray's own processes may be going too (`timeout` signals the whole
@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
             algo.stop()
         signals.restore()
     print(f"exported {out / 'checkpoints' / 'latest.pt'}; evaluate it with\n"
-          f"  python -m card_envs.evaluate {args.env_id} {out / 'checkpoints' / 'latest.pt'} heuristic random")
+          f"  python3 -m card_envs.evaluate {args.env_id} {out / 'checkpoints' / 'latest.pt'} heuristic random")
     return 0
 
 
