@@ -18,7 +18,7 @@ meaning in 3 Piles and Piles); an unknown topic is answered with the accepted on
 the end of the input) saves the position to a
 snapshot file, written atomically, and prints the command that resumes it. The other seats are
 played by ``make_policy(--opponent)``; you are told their moves as far as you could see them (a
-secret choice, such as a card committed face down, is not named: `card_envs.replay_log.action_known`;
+secret choice, such as a card committed face down, is not named: `card_envs.replay.log.action_known`;
 moves are worded as in a replay's move list, seats named absolutely).
 """
 
@@ -40,7 +40,7 @@ from card_envs.agents import make_policy
 from card_envs.core.files import atomic_write
 from card_envs.core.registry import game_class
 from card_envs.docpages import game_package
-from card_envs.replay_log import action_known, canonical, describe
+from card_envs.replay.log import action_known, canonical
 
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "h")
@@ -162,7 +162,7 @@ class HumanGame:
                     action = int(self.policy.act(obs["observation"], obs["action_mask"], self.rng))
                 shown = canonical(state, action)  # Dominion's "play all treasures" with none: "ends treasures"
                 if action_known(state, shown, self.seat, np.random.default_rng(self.seed)):
-                    self.say(f"{self.who(seat)}: {describe(game, state, shown)[1]}")
+                    self.say(f"{self.who(seat)}: {game.describe_move(state, shown)[1]}")
                 else:
                     self.say(f"{self.who(seat)} made a choice hidden from you")
             env.step(action)

@@ -103,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--record", metavar="DIR", help="save every game as a JSON replay (card_envs.replay)")
     parser.add_argument("--html", action="store_true",
                         help="with --record: also write each replay as a self-contained HTML page beside it "
-                             "(card_envs.replay_html; ~0.2-2 s per game)")
+                             "(card_envs.replay.html; ~0.2-2 s per game)")
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser

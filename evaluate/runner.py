@@ -172,7 +172,7 @@ class _Context:
             path = folder / f"deal{deal:06d}_shift{shift}.json"
             save_replay(path, replay)
             if self.record_html:
-                from card_envs.replay_html import write_replay_html
+                from card_envs.replay import write_replay_html
 
                 write_replay_html(replay, path.with_suffix(".html"))
 

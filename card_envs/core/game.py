@@ -82,6 +82,45 @@ class Game(abc.ABC):
     def render(self, state: "State", viewer: int | None) -> str:
         """Text picture of `state` as seat `viewer` sees it (None: public view, -1: everything)."""
 
+    # ----- for pictures and replays (card_envs.replay): optional, neutral by default -------------
+    # The render's lines above the board on the replay page (Dominion's second names the kingdom).
+    render_head_lines: ClassVar[int] = 1
+
+    def board_zones(self, state: "State", viewer: int | None) -> list[dict[str, Any]]:
+        """What `render` shows, as zones of cards (`card_envs.core.boards`, same visibility
+        rules); none by default: the replay page then shows the render's text alone."""
+        return []
+
+    def card_notes(self) -> dict[str, str]:
+        """Card label -> one line about the card (cost, types, rank, VP, effect): a page's hover
+        text. Empty for games whose cards say all in their label."""
+        return {}
+
+    def replay_style(self) -> dict[str, Any]:
+        """How the replay page draws this game's cards, as data (`card_envs.core.boards`,
+        ``STANDARD_STYLE``): ``suits`` (card class -> [suit letter, symbol, suit name]),
+        ``rank_names`` (rank letter -> word), ``card_text`` ([regex of a card name in text,
+        {suit letter: symbol}]), ``css`` (the card classes' colours), ``group_class`` (group ->
+        a CSS class) and ``ring`` (groups laid around a centre group: ``class``, ``centre``,
+        ``title``, ``places`` (a regex of the groups' names), ``place_class``)."""
+        return {}
+
+    def describe_move(self, state: "State", action: int) -> tuple[str, str]:
+        """(context, phrase) of a decision for a replay's move list: the public kind of decision
+        asked, where the action's name alone is bare ("yes", "done"), and the action worded as a
+        move, seats named absolutely (``player_2``). By default: no context, the action's name."""
+        return "", self.action_to_string(action)
+
+    def secret_move(self, state: "State", action: int) -> bool:
+        """Whether the rules make this move in secret (a card committed face down), so that a
+        replay names it to its player only; by default none is."""
+        return False
+
+    def final_scoring(self, state: "State") -> list[str]:
+        """Lines on how the final scores add up, where the game says more than a number (a
+        replay's result banner); none by default."""
+        return []
+
     @property
     def config(self) -> dict[str, Any]:
         """The constructor arguments of this configuration."""

@@ -5,8 +5,8 @@ process-wide, and every test that walks ``card_envs.list_envs()`` would meet it.
 registers High Card, then runs under pytest the toy's checks (`tests.adding_a_game.toy_checks`:
 PettingZoo's api_test and seed_test, gymnasium's checker, snapshots, the evaluation and training
 programs, the batched engine's differential test) and the shared suites every game gets
-(``tests/envs/test_envs.py`` and the snapshot fuzz, for ``high_card_v0``); nothing of it
-outlives the child.
+(``tests/envs/test_envs.py``, the snapshot fuzz, the replay page's boards, for ``high_card_v0``);
+nothing of it outlives the child.
 
 In this process: every ```python block of the guide is code of the toy or of its tests, word for
 word; the toy's pieces keep the layer rule; its doc page has the shape of the others.
@@ -101,6 +101,8 @@ def test_the_toy_game_passes_everything_in_a_process_that_registered_it(tmp_path
     command = [sys.executable, "-c", child, "-o", "addopts=", "-v", "-p", "no:cacheprovider",
                f"--basetemp={tmp_path / 'child'}", "tests/adding_a_game/toy_checks.py", "tests/envs/test_envs.py",
                "tests/envs/test_snapshot_fuzz.py::test_mutated_snapshots_are_refused_or_play_to_the_end[high_card_v0]",
+               "tests/envs/test_boards.py", "tests/envs/test_replay_html.py::test_boards_hide_what_the_render_hides",
+               "tests/envs/test_replay_html.py::test_each_view_holds_what_that_viewer_sees_and_nothing_more",
                "-k", "toy_checks or high_card"]
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}  # no xdist workers: they would not register
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
@@ -112,4 +114,6 @@ def test_the_toy_game_passes_everything_in_a_process_that_registered_it(tmp_path
     checks = re.findall(r"^def (test_\w+)", (HERE / "toy_checks.py").read_text(encoding="utf-8"), flags=re.M)
     assert set(checks) <= {name for path, name in passed if path.endswith("toy_checks.py")}, output[-3000:]
     assert sum(path.endswith("test_envs.py") for path, _ in passed) >= 50, output[-3000:]
+    boards = {name for path, name in passed if "board" in path or "replay" in path}
+    assert len(boards) == 3, f"the replay page's board suites: {boards}\n{output[-3000:]}"
     print(f"child: {len(passed)} passed in {time.perf_counter() - began:.1f} s")

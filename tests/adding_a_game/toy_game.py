@@ -2,7 +2,7 @@
 
 In a game of the package these pieces sit in ``card_envs/games/<game>/``: the Game class in
 ``game.py``, the State in ``rules.py``, `validate` and the JSON in ``snapshot.py``, the text
-picture in ``render.py``; the doc page is the package docstring (here `tests.adding_a_game`'s).
+picture in ``render.py``, the replay page's board in ``board.py``; the doc page is the package docstring (here `tests.adding_a_game`'s).
 Pure Python + numpy, like every rules engine: nothing from pettingzoo, gymnasium, torch or the
 batch, agents, train and evaluate layers.
 """
@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from card_envs.core.boards import Zone, face, hidden, zone
 from card_envs.core.game import ArgumentError, Game, IllegalActionError, State, is_integer
 from card_envs.core.layout import Layout, Piece
 from card_envs.core.rewards import check_reward_mode, terminal_returns
@@ -236,6 +237,23 @@ def render_text(state: HighCardState, viewer: int | None) -> str:
     return "\n".join(lines)
 
 
+# ----- board (board.py in a game of the package) -------------------------------------------------
+def board_zones(state: HighCardState, viewer: int | None) -> list[Zone]:
+    """What `render_text` shows, as zones of cards for the replay page, with the same visibility."""
+    scores = state.scores()
+    led = [] if state.table is None else [face(str(state.table))]
+    zones = [zone("table", "trick in progress", led)]
+    for k, (leader, card, answer) in enumerate(state.tricks):
+        zones.append(zone("table", f"trick {k}", [face(str(card)), face(str(answer))],
+                          info=f"player_{leader} led, player_{trick_winner(leader, card, answer)} won"))
+    for seat, hand in enumerate(state.hands):
+        cards = [face(str(c)) for c in hand] if viewer in (seat, -1) else hidden(len(hand))
+        zones.append(zone(f"player_{seat}", "hand", cards, seat, f"tricks {scores[seat]}"))
+    undealt = [face(str(c)) for c in state.undealt] if viewer == -1 else hidden(len(state.undealt))
+    zones.append(zone("table", "face down", undealt))
+    return zones
+
+
 # ----- the Game (game.py in a game of the package) ------------------------------------------------
 class HighCardGame(Game):
     name = "high_card"  # the env id is f"{name}_v{version}": high_card_v0
@@ -267,6 +285,9 @@ class HighCardGame(Game):
 
     def render(self, state: State, viewer: int | None) -> str:
         return render_text(state, viewer)
+
+    def board_zones(self, state: HighCardState, viewer: int | None) -> list[Zone]:
+        return board_zones(state, viewer)
 
     def state_from_json(self, data: dict[str, Any]) -> HighCardState:
         return HighCardState(self, *validate(self, data))

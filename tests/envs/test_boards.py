@@ -1,4 +1,4 @@
-"""The boards of `card_envs.boards`: the everything view (viewer -1, ``--reveal-all``) shows every
+"""The boards of `card_envs.replay.boards`: the everything view (viewer -1, ``--reveal-all``) shows every
 card of every zone face up, as many as the other views show in that zone."""
 
 from __future__ import annotations
@@ -7,15 +7,16 @@ import numpy as np
 import pytest
 
 import card_envs
-from card_envs.boards import board
+from card_envs.replay import board
 
 CONFIGS = {"illimat_v0": {"rounds": 1}, "dominion_v0": {"max_turns": 10}}
 ENVS = card_envs.list_envs()
 
 
 def _positions(env_id: str, seed: int = 0, every: int = 7):
-    """Every ``every``-th position of a random game, and its last."""
+    """Every ``every``-th position of a random game (every one of a short game), and its last."""
     game = card_envs.make_game(env_id, **CONFIGS.get(env_id, {}))
+    every = min(every, max(1, game.max_game_length // 10))
     rng = np.random.default_rng(seed)
     state = game.new_state(np.random.default_rng(seed))
     step = 0

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import card_envs
-from card_envs.boards import board
+from card_envs.replay import board
 from card_envs.games.illimat.cards import MID_MOVE
 from card_envs.games.split_the_hoard.effects import COMMIT_CARD, COMMIT_COINS
 from card_envs.gym import SingleAgentEnv

@@ -1,4 +1,4 @@
-"""Replays in a browser: ``python -m card_envs.replay view`` pages (card_envs.replay_html, card_envs.boards).
+"""Replays in a browser: ``python -m card_envs.replay view`` pages (card_envs.replay.html, card_envs.replay.boards).
 
 The page tests need no browser. The browser test opens one recorded game of every registered game
 in headless Chromium (Debian's ``chromium``; ``$CHROMIUM`` names another binary) with a seat
@@ -25,9 +25,8 @@ import numpy as np
 import pytest
 
 import card_envs
-from card_envs.boards import board
-from card_envs.replay import load_replay, main as replay_main, record_game, save_replay
-from card_envs.replay_html import action_known, replay_data, replay_html
+from card_envs.replay import (
+    action_known, board, load_replay, main as replay_main, record_game, replay_data, replay_html, save_replay)
 
 # Short games keep the file fast: one Illimat round, ten Dominion turns each.
 CONFIGS = {"illimat_v0": {"rounds": 1}, "dominion_v0": {"max_turns": 10}}
@@ -235,7 +234,7 @@ def test_the_move_list_has_one_line_per_turn(pages, env_id):
 
 
 def test_a_turn_line_reads_as_sentences_or_decisions_under_their_kind():
-    from card_envs.replay_log import turn_line
+    from card_envs.replay.log import turn_line
 
     assert turn_line(1, [("", "draw", False), ("", "play 4H -> stack 2", False)], "player_0 took 8C",
                       ["player_1 drew a card", "player_1 played 4H onto stack 2"]) == \
@@ -279,7 +278,7 @@ def test_a_move_that_is_the_same_as_another_is_named_by_what_it_did():
     """Dominion's "play all treasures" with no Treasure in hand ends the Treasure phase, exactly as
     "done" does: every view says "ends treasures", which every seat saw."""
     from card_envs.games.dominion.cards import IS_TREASURE
-    from card_envs.replay_log import canonical, describe
+    from card_envs.replay.log import canonical
 
     for seed in range(10):
         replay = _random_replay("dominion_v0", seed)
@@ -289,7 +288,7 @@ def test_a_move_that_is_the_same_as_another_is_named_by_what_it_did():
                     and not any(k and IS_TREASURE[c] for c, k in enumerate(hand)):
                 move = canonical(state, action)
                 assert replay.game.action_to_string(move) == "done"
-                assert describe(replay.game, state, move) == ("", "ends treasures")
+                assert replay.game.describe_move(state, move) == ("", "ends treasures")
                 return
     pytest.skip("no such move in 10 random games")
 

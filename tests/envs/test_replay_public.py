@@ -1,7 +1,7 @@
 """A replay's spectator log says nothing hidden and hides nothing public, in every game.
 
 Seeded random games of each game, in several configurations, are made into page data
-(`card_envs.replay_html.replay_data`); for every recorded move the test decides from the game's
+(`card_envs.replay.replay_data`); for every recorded move the test decides from the game's
 rules whether the move was made in the open, independently of how the page decides it:
 
 - Secret moves, by the rules: 3 Piles, Piles and Illimat have none (every card played lands face
@@ -31,9 +31,7 @@ import numpy as np
 import pytest
 
 import card_envs
-from card_envs.replay import record_game
-from card_envs.replay_html import replay_data
-from card_envs.replay_log import turn_line
+from card_envs.replay import record_game, replay_data, turn_line
 
 # (env_id, config, seeds): every game, and other player counts, kingdoms and options where a game
 # has them; games are shortened where they are long (one Illimat round, a few Dominion turns).

@@ -1,10 +1,11 @@
 """The compiled `act_batch` and `action_scores_batch` of Illimat's scripted agents (``heuristic``,
 ``lookahead``; agents/illimat/batch.py) against their `act` and `action_scores`, decision by
-decision: on positions of random games (every configuration kind: 2-4 players, no Luminaries, the
-Stars, full harvests, the observation pieces), of games that sow into the most crowded field (fields
-of 20+ items, as a young learned policy makes them), of the agents' own games, and of the crowded
-snapshots (61 items in one field, with the Union: a pair's search above 14). CARD_ENVS_AGENT_STEPS
-scales the positions (30 by default; 300 checks about 40,000 decisions per agent)."""
+decision, every answer in the mask: on positions of random games (every configuration kind: 2-4
+players, no Luminaries, the Stars, full harvests at each player count, Harmonic Convergence, the
+observation pieces), of games that sow into the most crowded field (fields of 20+ items, as a young
+learned policy makes them), of the agents' own games, and of the crowded snapshots (61 items in one
+field, with the Union: a pair's search above 14). CARD_ENVS_AGENT_STEPS scales the positions (30 by
+default; 300 checks about 40,000 decisions per agent)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ STEPS = int(os.environ.get("CARD_ENVS_AGENT_STEPS", 30))
 AGENTS = (IllimatHeuristic, IllimatLookahead)
 PIECES = {"harvest_features": True, "play_features": True, "threat_features": True}
 CONFIGS = [{}, {"num_players": 3}, {"num_players": 4}, {"luminaries": False}, {"num_players": 3, "stars_always": True},
-           {"num_players": 4, "full_harvest": True}, {"harmonic_convergence": True}, PIECES]
+           {"num_players": 4, "full_harvest": True}, {"harmonic_convergence": True}, PIECES,
+           {"full_harvest": True, "stars_always": True}, {"num_players": 3, "full_harvest": True, "luminaries": False},
+           {"num_players": 4, "harmonic_convergence": True, "full_harvest": True}]
 
 
 def rows(states) -> tuple[np.ndarray, np.ndarray]:
@@ -54,6 +57,7 @@ def check(agent, observations, masks) -> None:
     actions = agent.act_batch(observations, masks, rng)
     chosen, scores = agent.action_scores_batch(observations, masks, rng)
     for i, (o, m) in enumerate(zip(observations, masks)):
+        assert m[actions[i]], f"row {i}: {actions[i]} is not in the mask {np.flatnonzero(m).tolist()}"
         expected = agent.act(o, m, rng)
         assert actions[i] == expected, f"row {i}: act_batch {actions[i]}, act {expected}"
         action, expected_scores = agent.action_scores(o, m, rng)

@@ -1,5 +1,6 @@
-"""The package's shape: layers that import downwards only, one room per game at every level, no
-import circles, no oversized files, and the programs imported by their installed names.
+"""The package's shape: layers that import downwards only, one room per game at every level (no
+shared module names a game), no import circles, no oversized files, and the programs imported by
+their installed names.
 
 Imports are read statically (ast), every import statement of a file counted, those inside
 functions too: a lazy import hides a circle from the interpreter, not from the design (a game's
@@ -24,6 +25,17 @@ LAYERS = (("core", ("card_envs.core",)), ("rules", ("card_envs.games",)), ("adap
           ("programs", ("card_envs.train", "card_envs.evaluate")))
 # Folders that hold a package per game; only shared machinery sits at their top.
 ROOMS = ("card_envs/batch", "agents", "tests")
+# Shared modules that may name games, and why: the tables that list every game. Anywhere else a
+# game's name is a piece of that game outside its room (a `game.name == ...` branch): a sixth game
+# would have to edit the shared module. Games speak through the Game's hooks instead.
+NAMING_GAMES = {
+    "card_envs/__init__.py": "the registrations: register(EnvSpec(...)) per env",
+    "card_envs/batch/__init__.py": "ENGINES, NUMBA_ONLY and _engines(): the batched engines per env",
+    "agents/__init__.py": "SCRIPTED and NAMED: each game's scripted agents",
+    "train/configs.py": "DEFAULTS and RECIPES: each game's training recipes",
+    "train/options.py": "the CLI's default env id (python -m card_envs.train with no env)",
+    "agents/play.py": "the CLI's default env id (python -m card_envs.agents.play with no env)",
+}
 
 
 def module_files(root: Path) -> dict[str, Path]:
@@ -162,6 +174,65 @@ def misplaced(root: Path) -> list[str]:
     return found
 
 
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+
+
+def _names_game(text: str, game: str) -> bool:
+    """``text`` (a string constant) is the game's name or env id, holds it quoted (JavaScript's
+    ``data.game === "illimat"``) or names one of its modules."""
+    name = rf"{game}(_v\d+)?"
+    return bool(re.fullmatch(name, text.strip()) or re.search(rf"[\"']{name}[\"']", text)
+                or re.search(rf"card_envs\.(games|batch|agents)\.{game}\b", text))
+
+
+def _compares_game_name(node: ast.AST) -> bool:
+    """``game.name == "..."`` (``state.game.name != "..."``): a branch on which game this is."""
+    if not isinstance(node, ast.Compare) or not all(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
+        return False
+    sides = [node.left, *node.comparators]
+    return any(isinstance(side, ast.Constant) and isinstance(side.value, str) for side in sides) and any(
+        isinstance(side, ast.Attribute) and side.attr == "name"
+        and (isinstance(side.value, ast.Name) and side.value.id == "game"
+             or isinstance(side.value, ast.Attribute) and side.value.attr == "game") for side in sides)
+
+
+# JavaScript in a string: a comparison with the page's game (``data.game === "..."``).
+_JS_GAME_TEST = re.compile(r"\bgame\s*[!=]==?\s*[\"']")
+
+
+def named_games(root: Path) -> list[str]:
+    """Shared modules (outside card_envs/games/<game>/, card_envs/batch/<game>/, agents/<game>/ and
+    NAMING_GAMES) that name a game: a string (docstrings aside) that is its name or env id, holds it
+    quoted or names its modules; a ``game.name ==`` comparison; an import of its modules."""
+    names, found = games(root), []
+    modules = module_files(root)
+    for module, path in sorted(modules.items()):
+        rel = path.relative_to(root).as_posix()
+        parts = rel.split("/")
+        inside = [p for p in parts[:-1] if p in names]
+        if inside or rel in NAMING_GAMES:
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                hit = [g for g in names if _names_game(node.value, g)]
+                if hit:
+                    found.append(f"{rel}:{node.lineno}: names {hit[0]} in a string")
+                elif _JS_GAME_TEST.search(node.value):
+                    found.append(f"{rel}:{node.lineno}: a script compares the game's name")
+            elif _compares_game_name(node):
+                found.append(f"{rel}:{node.lineno}: compares game.name")
+        for imported in sorted(imports_of(module, path, modules)):
+            hit = [g for g in names if re.match(rf"card_envs\.(games|batch|agents)\.{g}(\.|$)", imported)]
+            if hit:
+                found.append(f"{rel}: imports {imported}")
+    return found
+
+
 def long_files(root: Path) -> list[str]:
     out = []
     for folder in PACKAGES:
@@ -201,6 +272,13 @@ def test_layers_import_downwards_only():
 def test_each_games_pieces_sit_in_its_own_package():
     found = misplaced(ROOT)
     assert not found, "one room per game (card_envs/batch/<game>/, agents/<game>/, tests/<game>/):\n" + "\n".join(found)
+
+
+def test_no_shared_module_names_a_game():
+    found = named_games(ROOT)
+    assert not found, ("a game's pieces outside its room (move them into card_envs/games/<game>/ behind a hook "
+                       "of card_envs.core.game.Game, or list a registry in NAMING_GAMES with why):\n"
+                       + "\n".join(found))
 
 
 def test_no_module_passes_700_lines():
@@ -264,3 +342,24 @@ def test_the_checks_find_upward_imports_misplaced_pieces_and_checkout_imports(tm
     (root / "examples.py").write_text("from train.ppo import main\nimport agents\n")
     assert checkout_only_imports(root) == ["examples.py:1: train.ppo (use card_envs.train.ppo)",
                                            "examples.py:2: agents (use card_envs.agents)"]
+
+
+def test_the_check_finds_a_game_named_outside_its_room(tmp_path):
+    """A shared module branching on a game's name, naming its env id or modules, or a page script
+    comparing the game, is found; the same inside the game's room, a docstring, a registry listed
+    in NAMING_GAMES or a comparison with data (a snapshot's "game" field) are not."""
+    root = _tree(tmp_path, {"card_envs/__init__.py": 'register("g_v0")\n', "card_envs/games/__init__.py": "",
+                            "card_envs/games/g/__init__.py": "", "card_envs/games/g/board.py": 'NAME = "g"\n',
+                            "card_envs/log.py": '"""Words for g, g_v0."""\n\ndef f(game, data):\n'
+                                                '    return data["game"] != game.name\n',
+                            "agents/__init__.py": 'SCRIPTED = {"g": "card_envs.agents.g.heuristic:H"}\n'})
+    assert named_games(root) == []
+    (root / "card_envs/log.py").write_text(
+        'def f(game, state):\n    if game.name == "g":\n        from card_envs.games.g import board\n'
+        '    return state.game.name != "other"\n\n'
+        'JS = "if (data.game === \\"h\\") draw();"\nDEFAULT = "g_v0"\nMODULE = "card_envs.games.g.render"\n')
+    assert sorted(named_games(root)) == sorted([
+        "card_envs/log.py:2: compares game.name", "card_envs/log.py:2: names g in a string",
+        "card_envs/log.py:4: compares game.name", "card_envs/log.py:6: a script compares the game's name",
+        "card_envs/log.py:7: names g in a string", "card_envs/log.py:8: names g in a string",
+        "card_envs/log.py: imports card_envs.games.g.board"])

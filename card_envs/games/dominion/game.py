@@ -13,7 +13,7 @@ from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.cards import (
     ALLIES, CARD_NAMES, KINGDOM_PILES, WIZARDS_PILE, NUM_PILES, PILE_ID, PILE_NAMES, PRESETS, BANE_CANDIDATES, pile_setup)
 from card_envs.games.dominion.encode import Encoder
-from card_envs.games.dominion.render import render_text
+from card_envs.games.dominion import board, render
 from card_envs.games.dominion.rules import YOUNG_WITCH_PILE, DominionState, draw_kingdom
 from card_envs.games.dominion.snapshot import from_json, to_json
 
@@ -37,6 +37,7 @@ class DominionGame(Game):
     name = "dominion"
     version = 0
     snapshot_format = 1
+    render_head_lines = 2  # the render's first line names the kingdom, the second says whose turn
 
     def __init__(self, num_players: int = 2, kingdom: Any = "T1-A", bane: str | None = None,
                  max_turns: int = 100, reward: str = "win", ally: str | None = None):
@@ -119,5 +120,20 @@ class DominionGame(Game):
         return action_name(int(action))
 
     def render(self, state: DominionState, viewer: int | None) -> str:
-        return render_text(state, viewer)
+        return render.render_text(state, viewer)
+
+    def board_zones(self, state: DominionState, viewer: int | None) -> list[dict[str, Any]]:
+        return board.board_zones(state, viewer)
+
+    def card_notes(self) -> dict[str, str]:
+        return board.card_notes()
+
+    def replay_style(self) -> dict[str, Any]:
+        return board.STYLE
+
+    def describe_move(self, state: DominionState, action: int) -> tuple[str, str]:
+        return render.describe_move(state, action)
+
+    def secret_move(self, state: DominionState, action: int) -> bool:
+        return render.secret_move(state, action)
 

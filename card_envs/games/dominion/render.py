@@ -72,3 +72,17 @@ def render_text(s, viewer: int | None) -> str:
             line += f" | deck order (top first): {' '.join(CARD_NAMES[c] for c in reversed(s.decks[q]))}"
         lines.append(line)
     return "\n".join(lines)
+
+
+def describe_move(s, action: int) -> tuple[str, str]:
+    """(context, phrase) for a replay's move list: a card's own decision under its kind ("cellar:
+    card Estate"), else the move as a verb ("buys Silver", "plays Smithy", "ends buys")."""
+    name = s.game.action_to_string(action)
+    if s.tasks:  # a card's own decision (Cellar's discards, a Militia victim's)
+        return s.tasks[-1]["kind"].replace("_", " "), name
+    phase = ("actions", "treasures", "buys")[s.phase]
+    if name == "done":
+        return "", f"ends {phase}"
+    verb, _, what = name.partition(" ")
+    verbs = {"card": "plays", "play": "plays", "pile": "buys" if phase == "buys" else "gains"}
+    return "", f"{verbs.get(verb, verb)} {what}"

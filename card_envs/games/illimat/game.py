@@ -12,6 +12,7 @@ from card_envs.core.rewards import check_reward_mode
 from card_envs.games.illimat.cards import (
     NUM_ACTIONS, NUM_CARDS, NUM_LUMINARIES, SUM_MASK, WIDE_SUM_MASK, describe_action)
 from card_envs.games.illimat.observation import action_entities, observation_gathers, observation_layout, state_layout
+from card_envs.games.illimat.board import STYLE, board_zones
 from card_envs.games.illimat.render import render_text
 from card_envs.games.illimat.rules import IllimatState
 from card_envs.games.illimat.snapshot import state_from_json, state_to_json
@@ -94,6 +95,12 @@ class IllimatGame(Game):
 
     def render(self, state: State, viewer: int | None) -> str:
         return render_text(state, viewer)
+
+    def board_zones(self, state: IllimatState, viewer: int | None) -> list[dict[str, Any]]:
+        return board_zones(state, viewer)
+
+    def replay_style(self) -> dict[str, Any]:
+        return STYLE
 
     def state_from_json(self, data: dict[str, Any]) -> IllimatState:
         return state_from_json(self, data)

@@ -9,6 +9,7 @@ import numpy as np
 from card_envs.core.cards import shuffled_deck
 from card_envs.core.game import ArgumentError, Game, State, is_integer
 from card_envs.core.rewards import check_reward_mode
+from card_envs.games.piles.board import STYLE, board_zones
 from card_envs.games.piles.render import render_text
 from card_envs.games.piles.rules import (
     HAND_SIZE, MAX_TURNS, NUM_ACTIONS, NUM_POSITIONS, PilesState, describe_action, observation_gathers,
@@ -62,6 +63,12 @@ class PilesGame(Game):
 
     def render(self, state: State, viewer: int | None) -> str:
         return render_text(state, viewer)
+
+    def board_zones(self, state: PilesState, viewer: int | None) -> list[dict[str, Any]]:
+        return board_zones(state, viewer)
+
+    def replay_style(self) -> dict[str, Any]:
+        return STYLE
 
     def state_from_json(self, data: dict[str, Any]) -> PilesState:
         return state_from_json(self, data)

@@ -12,7 +12,7 @@ from card_envs.core.text import show
 from card_envs.core.rewards import check_reward_mode
 from card_envs.games.split_the_hoard.cards import load_cards
 from card_envs.games.split_the_hoard.encode import Encoder
-from card_envs.games.split_the_hoard.render import render_text
+from card_envs.games.split_the_hoard import board, render
 from card_envs.games.split_the_hoard.rules import CLASS_POWER_MODES, MAX_OTHERS, STARTING_COINS, SplitTheHoardState
 from card_envs.games.split_the_hoard.snapshot import state_from_json, state_to_json
 
@@ -102,7 +102,25 @@ class SplitTheHoardGame(Game):
         return s
 
     def render(self, state: State, viewer: int | None) -> str:
-        return render_text(state, viewer)
+        return render.render_text(state, viewer)
+
+    def board_zones(self, state: SplitTheHoardState, viewer: int | None) -> list[dict[str, Any]]:
+        return board.board_zones(state, viewer)
+
+    def card_notes(self) -> dict[str, str]:
+        return board.card_notes(self)
+
+    def replay_style(self) -> dict[str, Any]:
+        return board.STYLE
+
+    def describe_move(self, state: SplitTheHoardState, action: int) -> tuple[str, str]:
+        return render.describe_move(state, action)
+
+    def secret_move(self, state: SplitTheHoardState, action: int) -> bool:
+        return render.secret_move(state, action)
+
+    def final_scoring(self, state: SplitTheHoardState) -> list[str]:
+        return render.final_scoring(state)
 
     def state_from_json(self, data: dict[str, Any]) -> SplitTheHoardState:
         return state_from_json(self, data)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from card_envs.games.split_the_hoard.effects import (
-    COMMIT_CARD, COMMIT_COINS, DECISION_NAMES, EXTRA_COIN, ORDER, OVER, SCRY)
+    COMMIT_CARD, COMMIT_COINS, DECISION_NAMES, EXTRA_COIN, ORDER, OVER, SCRY, TURN)
 from card_envs.games.split_the_hoard.rules import NEGOTIATE, PHASE_NAMES, SplitTheHoardState
 from card_envs.games.split_the_hoard.scoring import starting_eligible, starting_value
 
@@ -175,3 +175,22 @@ def secret_move(state: SplitTheHoardState, action: int) -> bool:
     shows what lies on each card, not which decision put it there."""
     d = state.decision
     return d in (COMMIT_CARD, SCRY, ORDER, EXTRA_COIN) or (d == COMMIT_COINS and action != state.game.DONE)
+
+
+def describe_move(state: SplitTheHoardState, action: int) -> tuple[str, str]:
+    """(context, phrase) for a replay's move list: the decision asked ("commit card"), and a
+    target seat named absolutely ("negotiate with player_2", not the action table's "player +2")."""
+    g = state.game
+    context = DECISION_NAMES[state.decision].replace("_", " ")
+    if g.TARGET0 <= action < g.SLOT0:  # "player +k": k seats clockwise from the decider
+        seat = f"player_{g.seat_of_target(state.current_player, action)}"
+        return context, f"negotiate with {seat}" if state.decision == TURN else seat
+    if action == g.POWER:  # the classes are public
+        row = g.cards.classes[state.classes[state.current_player]]
+        return context, f"class power ({row.name}'s {row.power})"
+    return context, g.action_to_string(action)
+
+
+def final_scoring(state: SplitTheHoardState) -> list[str]:
+    """The final scoring in full: how each score adds up, and who won each Starting Title."""
+    return [f"player_{p}: {score_text(state, p)}" for p in range(state.game.num_players)] + starting_title_lines(state)

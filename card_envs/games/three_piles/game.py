@@ -9,6 +9,8 @@ import numpy as np
 from card_envs.core.cards import shuffled_deck
 from card_envs.core.game import ArgumentError, Game, State, is_integer
 from card_envs.core.rewards import check_reward_mode
+from card_envs.core.boards import STANDARD_STYLE
+from card_envs.games.three_piles.board import board_zones
 from card_envs.games.three_piles.render import render_text
 from card_envs.games.three_piles.rules import (
     CHOOSE, HAND_SIZE, NUM_ACTIONS, NUM_PILES, NUM_STACKS, ThreePilesState, describe_action, observation_gathers,
@@ -52,6 +54,12 @@ class ThreePilesGame(Game):
 
     def render(self, state: State, viewer: int | None) -> str:
         return render_text(state, viewer)
+
+    def board_zones(self, state: ThreePilesState, viewer: int | None) -> list[dict[str, Any]]:
+        return board_zones(state, viewer)
+
+    def replay_style(self) -> dict[str, Any]:
+        return STANDARD_STYLE
 
     def state_from_json(self, data: dict[str, Any]) -> ThreePilesState:
         return state_from_json(self, data)

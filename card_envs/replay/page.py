@@ -1,183 +1,12 @@
-"""A replay as one self-contained HTML page: ``python -m card_envs.replay view REPLAY.json -o game.html``.
+"""The replay page's template, style sheet and script (`card_envs.replay.html` fills them in).
 
-The page needs no server and no network (its CSS and JavaScript are inline). It steps through
-the game with the board drawn as cards (`card_envs.boards`), beside it the move that led to that
-board and the next one, and a seat selector: "spectator" shows public information only,
-"player_k" what seat k saw. The URL hash picks the view and the position
-(``game.html#seat=1&step=40``; ``seat=public``).
-
-For people: the move list has one line per turn (a seat's consecutive decisions) for the moves
-that led to the board shown, worded from the game's "last move" line where it has one ("player_1
-harvested KS from field 0 with KW"), else the decisions under their kind ("commit card: Ruby,
-Emerald"), seats named absolutely; what the move that led here changed is marked (a legend says
-how); the seats carry the agents' names; a banner gives the result at the end, with the final
-scoring in full where the game has more than a number (Split the Hoard's Titles and VP per
-source); Piles' Castle is its 3x4 grid, Illimat's four fields lie around the Illimat; suits are
-drawn as symbols, and a card's hover names it ("K\u2600: King of Summer"); Dominion's and Split the
-Hoard's cards show their cost or rank, types and effect on hover. The keys act whatever has
-focus: left/right arrows step, Space plays and pauses, Home/End jump (up/down still pick a view in
-the menu).
-
-Hidden information. The page holds, per position and per view, only what that view shows:
-``game.render(state, viewer)`` (as lines) and ``boards.board(state, viewer)``, never the whole
-state. A move is named to its actor; to another seat only when it could tell it from every
-other move (`card_envs.replay_log.action_known`), and to spectators only when every seat could
-and the public record tells it apart too (`card_envs.replay_log.public_known`); otherwise the
-line says a choice was made. The script reads its data once and removes it from the document, so
-the document only ever holds the selected view. ``reveal_all=True`` (``--reveal-all``) adds an
-"everything" view (every hand, the deck order): for post-mortems, not for showing a player.
+The script knows no game: what a game draws its own way comes in the page's data (``style``:
+suit symbols, rank names, how card names in text are drawn, a group's CSS class, groups laid
+around a centre; ``notes``: a card's hover text), and its colours in the style sheet
+(``Game.replay_style``'s ``css``, added after `CSS`).
 """
 
-from __future__ import annotations
-
-import html
-import json
-from pathlib import Path
-from typing import Any, Protocol
-
-import numpy as np
-
-from card_envs.boards import board, card_notes
-from card_envs.core.files import atomic_write
-from card_envs.core.game import Game, State
-from card_envs.replay_log import (  # noqa: F401  (action_known: agents/human.py imports it from here)
-    action_known, action_line, canonical, describe, last_move, public_known, result_lines, turn_line)
-
-
-class Recorded(Protocol):
-    """What the page reads of a replay (`card_envs.replay.Replay`, which imports this module)."""
-
-    env_id: str
-    config: dict[str, Any]
-    actions: list[int]
-    players: list[str] | None
-
-    @property
-    def game(self) -> Game: ...
-
-    def initial_state(self) -> State: ...
-
-
-class _Strings:
-    """Interned strings: the page stores each line and each zone once."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = []
-        self.ids: dict[str, int] = {}
-
-    def __call__(self, text: str) -> int:
-        i = self.ids.get(text)
-        if i is None:
-            i = self.ids[text] = len(self.items)
-            self.items.append(text)
-        return i
-
-
-def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> dict[str, Any]:
-    """The page's data: per position and per view only what that view shows (module docstring).
-
-    Per position and view: ``h`` head, ``z`` zones, ``t`` render lines, ``a`` the move made there
-    (the next one; at the end, the result), ``m`` the move list's line for the turn up to that
-    move; per position ``actor`` and ``turn`` (consecutive decisions of one seat make one turn).
-    The page shows beside each board the move that led to it (the previous position's ``a``) and
-    the next one, each as the view saw it."""
-    game = replay.game
-    n = game.num_players
-    views: list[tuple[str, int | None]] = [("public", None)] + [(str(k), k) for k in range(n)]
-    if reveal_all:
-        views.append(("all", -1))
-    strings = _Strings()
-    rng = np.random.default_rng(seed)
-    steps: list[dict[str, Any]] = []
-    texts: list[dict[str, list[str]]] = []  # per position and view: the render's lines
-    seen: list[dict[str, tuple[str, str | None, bool]]] = []  # per action and view: its decision as seen
-
-    def frame(state: State, viewer: int | None, action_text: str) -> dict[str, Any]:
-        b = board(game, state, viewer)
-        lines = game.render(state, viewer).split("\n")
-        return {"h": strings(b["head"]), "z": [strings(json.dumps(z, separators=(",", ":"))) for z in b["zones"]],
-                "t": [strings(line) for line in lines], "a": strings(action_text)}, lines
-
-    state = replay.initial_state()
-    for i, action in enumerate(replay.actions + [None]):
-        if action is None:
-            if not state.is_terminal():
-                raise ValueError(f"replay ends after {len(replay.actions)} actions but the game is not over")
-            result = "\n".join(result_lines(game, state, replay.players))
-            done = {key: frame(state, viewer, result) for key, viewer in views}
-            steps.append({"actor": None, "v": {key: f for key, (f, _) in done.items()}})
-            texts.append({key: lines for key, (_, lines) in done.items()})
-            break
-        if state.is_terminal():
-            raise ValueError(f"replay has {len(replay.actions) - i} action(s) after the game ended")
-        actor = state.current_player
-        forced = len(state.legal_actions()) == 1
-        move = canonical(state, action)  # what the move did, named plainly
-        context, phrase = describe(game, state, move)
-        known = {k: action_known(state, move, k, rng) for k in range(n)}
-        public = public_known(game, state, move, rng, all(known.values()))
-        named = action_line(actor, context, phrase)
-        step_views, step_texts, step_seen = {}, {}, {}
-        for key, viewer in views:
-            if viewer == actor or viewer == -1:
-                text, shown = named + (" (the only legal action)" if forced else ""), phrase
-            elif (public if viewer is None else known[viewer]):
-                text, shown = named, phrase
-            else:
-                text, shown = f"player_{actor} made a choice hidden from " + (
-                    "spectators" if viewer is None else "you") + (f" ({context})" if context else ""), None
-            step_views[key], step_texts[key] = frame(state, viewer, text)
-            step_seen[key] = (context, shown, forced)
-        steps.append({"actor": actor, "v": step_views})
-        texts.append(step_texts)
-        seen.append(step_seen)
-        state.apply(action)
-    _add_move_lines(steps, texts, seen, strings, [key for key, _ in views])
-    labels = [("spectator (public information)" if viewer is None else "everything (all hidden cards)"
-               if viewer == -1 else f"player_{viewer}"
-               + (f" ({replay.players[viewer]})" if replay.players and viewer < len(replay.players) else ""))
-              for _, viewer in views]
-    return {"env_id": replay.env_id, "game": game.name, "config": replay.config, "players": replay.players,
-            "views": [key for key, _ in views], "view_labels": labels, "notes": card_notes(game),
-            "strings": strings.items, "steps": steps}
-
-
-def _add_move_lines(steps: list[dict], texts: list[dict], seen: list[dict], strings: _Strings,
-                    views: list[str]) -> None:
-    """Each position's ``turn`` and, per view, ``m``: its turn's line up to the move made there."""
-    turn, start = -1, 0
-    for i, step in enumerate(steps):
-        if i == 0 or step["actor"] is None or step["actor"] != steps[i - 1]["actor"]:
-            turn, start = turn + 1, i
-        step["turn"] = turn
-        for key in views:
-            f = step["v"][key]
-            if step["actor"] is None:
-                f["m"] = f["a"]
-                continue
-            after = [last_move(texts[j + 1][key]) for j in range(start, i + 1)]
-            line = turn_line(step["actor"], [seen[j][key] for j in range(start, i + 1)],
-                             last_move(texts[start][key]), after)
-            f["m"] = strings(line)
-
-
-def replay_html(replay: Recorded, reveal_all: bool = False, title: str | None = None) -> str:
-    """The whole page as a string (see the module docstring)."""
-    data = replay_data(replay, reveal_all)
-    title = title or f"{replay.env_id} replay"
-    # JSON inside <script>: "<" escaped, so no "</script>" or "<!--" can end or bend the element.
-    payload = json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
-    return (_PAGE.replace("%TITLE%", html.escape(title)).replace("%CSS%", _CSS).replace("%JS%", _JS)
-            .replace("%DATA%", payload))
-
-
-def write_replay_html(replay: Recorded, path: str | Path, reveal_all: bool = False) -> None:
-    """Write the page atomically (a temporary file beside ``path``, then a rename)."""
-    text = replay_html(replay, reveal_all, title=f"{replay.env_id}: {Path(path).stem}")
-    atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
-
-
-_PAGE = """<!DOCTYPE html>
+PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -221,7 +50,7 @@ _PAGE = """<!DOCTYPE html>
 </html>
 """
 
-_CSS = """
+CSS = """
 body { font-family: system-ui, "DejaVu Sans", sans-serif; margin: 0; background: #eef1ec; color: #1d2521; }
 header { background: #24452f; color: #f4f4ee; padding: 8px 16px; position: sticky; top: 0; z-index: 2; }
 h1 { font-size: 18px; margin: 0 0 6px; }
@@ -269,30 +98,6 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 320px; gap: 12px; pa
              color: #fff; }
 .card .n { position: absolute; right: -5px; top: -6px; background: #111; color: #fff; border-radius: 8px;
            font-size: 10px; padding: 0 4px; font-weight: 600; }
-.s-C, .s-S { color: #111; } .s-D, .s-H { color: #c0141c; }
-.i-P { color: #1c7a2b; background: #eefbea; } .i-S { color: #a66f00; background: #fff8d8; }
-.i-A { color: #b5520c; background: #fff3e6; } .i-W { color: #1f4e9c; background: #eaf1ff; }
-.i-X { color: #6b2fa3; background: #f4ecff; }
-.lum { background: #fff6c8; color: #5b4700; }
-.t-treasure { background: #fbeaa6; } .t-victory { background: #cfe9c5; } .t-curse { background: #dcc6ea; }
-.t-action { background: #f2f2ee; } .t-treasure.t-victory { background: linear-gradient(#fbeaa6, #cfe9c5); }
-.t-action.t-victory { background: linear-gradient(#f2f2ee, #cfe9c5); }
-.p-reveal { background: #e8f0ff; } .p-negotiate { background: #fff1e0; } .p-claim { background: #eaf7e6; }
-.p-reaction { background: #fde8e8; } .title { background: #f3e6ff; }
-.castle { display: grid; grid-template-columns: repeat(4, minmax(120px, 1fr)); gap: 6px; }
-.castle > h3 { grid-column: 1 / 5; }
-.castle .zone { background: rgba(0, 0, 0, 0.15); margin: 0; padding: 3px 5px; }
-.castle .zone.changed { background: rgba(255, 215, 94, 0.35); }
-.castle .cards .card { margin-right: -18px; } .castle .cards .card:last-child { margin-right: 0; }
-.illimat { display: grid; grid-template-columns: 1fr auto 1fr; grid-template-areas: ". f0 ." "f3 mid f1" ". f2 .";
-           gap: 8px; align-items: center; justify-items: center; flex-basis: 100%; }
-.illimat .f0 { grid-area: f0; } .illimat .f1 { grid-area: f1; } .illimat .f2 { grid-area: f2; }
-.illimat .f3 { grid-area: f3; } .illimat .mid { grid-area: mid; background: #5b3b1a; border-radius: 18px;
-           min-width: 170px; max-width: 230px; justify-content: center; text-align: center; }
-.illimat .mid .zone { text-align: center; } .illimat .mid .cards { justify-content: center; }
-.illimat .group { min-width: 200px; }
-.season-summer { background: #8a6d16; } .season-spring { background: #2f7a3a; }
-.season-autumn { background: #9a4b16; } .season-winter { background: #2f5683; }
 .players { display: flex; flex-wrap: wrap; gap: 10px; flex-basis: 100%; }
 aside { background: #fff; border-radius: 6px; padding: 8px; max-height: 80vh; overflow: auto; font-size: 12px; }
 #log { padding-left: 32px; margin: 0; }
@@ -300,9 +105,10 @@ aside { background: #fff; border-radius: 6px; padding: 8px; max-height: 80vh; ov
 #log li.hidden { color: #888; }
 #text { font-size: 11px; white-space: pre-wrap; }
 #errors { background: #b00; color: #fff; padding: 8px; }
+/* the game's card classes and layouts (Game.replay_style's css) follow */
 """
 
-_JS = r"""
+JS = r"""
 "use strict";
 (function () {
   function showError(message) {
@@ -314,21 +120,16 @@ _JS = r"""
   var holder = document.getElementById("replay-data");
   var data = JSON.parse(holder.textContent);
   holder.remove();  // the document holds only the selected view from here on
-  var S = data.strings, steps = data.steps, zoneCache = {}, notes = data.notes || {};
+  var S = data.strings, steps = data.steps, zoneCache = {}, notes = data.notes || {}, style = data.style || {};
   var seatSel = document.getElementById("seat"), slider = document.getElementById("slider");
   var playButton = document.getElementById("play");
   var state = {view: data.views[0], step: 0}, timer = null;
-  // Suit letters drawn as symbols: standard decks, and Illimat's seasons and stars.
-  var SUITS = {"s-C": ["C", "\u2663"], "s-D": ["D", "\u2666"], "s-H": ["H", "\u2665"], "s-S": ["S", "\u2660"],
-               "i-P": ["P", "\u273F"], "i-S": ["S", "\u2600"], "i-A": ["A", "\u2766"], "i-W": ["W", "\u2744"],
-               "i-X": ["*", "\u2605"]};
-  var SUIT_NAMES = {"s-C": "Clubs", "s-D": "Diamonds", "s-H": "Hearts", "s-S": "Spades", "i-P": "Spring",
-                    "i-S": "Summer", "i-A": "Autumn", "i-W": "Winter", "i-X": "Stars"};
-  var RANK_NAMES = data.game === "illimat" ? {A: "Fool", J: "Knight", Q: "Queen", K: "King"}  // Illimat's A, J
-                                           : {A: "Ace", J: "Jack", Q: "Queen", K: "King"};
-  var STD = /\b(10|[2-9AJQK])([CDHS])\b/g, ILL = /\b(10|[2-9AJQKN])([PSAW*])(?![\w*])/g;
-  var STD_SYM = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
-  var ILL_SYM = {P: "\u273F", S: "\u2600", A: "\u2766", W: "\u2744", "*": "\u2605"};
+  // The game's drawing, as data: card class -> [suit letter, symbol, suit name]; rank letter ->
+  // word; card names in text ([regex, suit letter -> symbol]); group -> CSS class; a ring of
+  // groups around a centre one.
+  var SUITS = style.suits || {}, RANK_NAMES = style.rank_names || {}, groupClass = style.group_class || {};
+  var cardText = style.card_text ? [new RegExp(style.card_text[0], "g"), style.card_text[1]] : null;
+  var ring = style.ring || null, places = ring ? new RegExp(ring.places) : null;
 
   data.views.forEach(function (key, i) {
     var o = document.createElement("option");
@@ -344,10 +145,8 @@ _JS = r"""
     return e;
   }
   function symbols(text) {  // card names in a line of text, suits as symbols
-    if (data.game === "three_piles" || data.game === "piles")
-      return text.replace(STD, function (_, r, s) { return r + STD_SYM[s]; });
-    if (data.game === "illimat") return text.replace(ILL, function (_, r, s) { return r + ILL_SYM[s]; });
-    return text;
+    if (!cardText) return text;
+    return text.replace(cardText[0], function (_, r, s) { return r + cardText[1][s]; });
   }
   function zone(id) {
     if (!(id in zoneCache)) zoneCache[id] = JSON.parse(S[id]);
@@ -370,7 +169,7 @@ _JS = r"""
       if (suit && shown.slice(-1) === suit[0]) {  // the card as drawn, then its name: "K\u2600: King of Summer"
         var rank = shown.slice(0, -1);
         shown = rank + suit[1];
-        title = shown + ": " + (RANK_NAMES[rank] || rank) + " of " + SUIT_NAMES[c.cls];
+        title = shown + ": " + (RANK_NAMES[rank] || rank) + " of " + suit[2];
       }
       e = el("div", "card " + (c.cls || "") + (suit ? "" : " long"), shown);  // names in small type
       e.dataset.card = c.label;
@@ -446,21 +245,21 @@ _JS = r"""
       if (!(z.group in groups)) { groups[z.group] = []; order.push(z.group); }
       groups[z.group].push([z, state.step > 0 ? (previous[key(z, seen)] || {cards: []}) : null]);
     });
-    var mover = steps[state.step].actor, illimat = null, players = null;
+    var mover = steps[state.step].actor, around = null, players = null;
     order.forEach(function (name) {
       var g = el("div", "group");
       g.dataset.group = name;
       if (name === "player_" + state.view) g.className += " me";
       if (mover !== null && name === "player_" + mover) g.className += " mover";
-      if (name === "castle") g.className += " castle";
+      if (name in groupClass) g.className += " " + groupClass[name];
       g.appendChild(groupTitle(name));
       groups[name].forEach(function (pair) { g.appendChild(drawZone(pair[0], pair[1])); });
-      var field = /^field (\d) \((\w+)\)$/.exec(name);
-      if (data.game === "illimat" && (field || name === "table")) {  // the four fields around the Illimat
-        if (illimat === null) { illimat = el("div", "illimat"); boardEl.appendChild(illimat); }
-        g.className += field ? " f" + field[1] + " season-" + field[2] : " mid";
-        if (!field) g.firstChild.textContent = "the Illimat";
-        illimat.appendChild(g);
+      var place = ring && places.test(name);
+      if (ring && (place || name === ring.centre)) {  // the ring's places around its centre
+        if (around === null) { around = el("div", ring["class"]); boardEl.appendChild(around); }
+        g.className += place ? " " + name.replace(places, ring.place_class) : " mid";
+        if (!place) g.firstChild.textContent = ring.title;
+        around.appendChild(g);
       } else if (/^player_/.test(name)) {
         if (players === null) { players = el("div", "players"); boardEl.appendChild(players); }
         players.appendChild(g);

@@ -28,14 +28,12 @@ deck order, Piles' ``chance_seed``), so the same actions give the same game.
 
 In a browser: ``python -m card_envs.replay view REPLAY.json -o game.html`` writes one
 self-contained HTML page (no server, no network) stepping through the game, the board drawn as
-cards, with a seat selector that shows only what that seat saw (`card_envs.replay_html`).
+cards, with a seat selector that shows only what that seat saw (`card_envs.replay.html`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +42,6 @@ from typing import Any
 from card_envs.core.files import atomic_write
 from card_envs.core.game import Game, State
 from card_envs.core.registry import list_envs, make_game
-from card_envs.replay_html import write_replay_html  # one way: the page module never imports this one
 
 REPLAY_FORMAT = 1
 _KEYS = ("format", "env_id", "config", "snapshot", "actions", "final_scores", "returns", "players", "meta")
@@ -156,31 +153,3 @@ def load_replay(path: str | Path) -> Replay:
         raise ValueError(f"{path}: actions must be a list of integers")
     return Replay(env_id, config, snapshot, actions, data["final_scores"], data["returns"],
                   data["players"], data["meta"] or {})
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m card_envs.replay view REPLAY.json [-o game.html] [--reveal-all]``."""
-    parser = argparse.ArgumentParser(prog="python -m card_envs.replay", description="Replay tools.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="command")
-    view = commands.add_parser(
-        "view", help="write a replay as one self-contained HTML page",
-        description="Write a replay as one self-contained HTML page (no server, no network): the board as cards, "
-                    "the action at each step, and a seat selector showing only what that seat saw. Open it "
-                    "in any browser; game.html#seat=1&step=40 opens player_1's view at position 40.")
-    view.add_argument("replay", help="a replay JSON file (python -m card_envs.evaluate ... --record DIR writes them)")
-    view.add_argument("-o", "--out", help="the page to write (default: the replay's path with .html)")
-    view.add_argument("--reveal-all", action="store_true",
-                      help="add an 'everything' view with every hidden card (hands, deck order): for post-mortems")
-    args = parser.parse_args(argv)
-    try:
-        replay = load_replay(args.replay)
-        out = Path(args.out) if args.out else Path(args.replay).with_suffix(".html")
-        write_replay_html(replay, out, reveal_all=args.reveal_all)
-    except (ValueError, OSError) as error:
-        view.error(str(error))
-    print(f"wrote {out}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

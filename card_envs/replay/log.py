@@ -1,7 +1,7 @@
-"""What each view of a replay knows of each move, and the move list's words (`card_envs.replay_html`).
+"""What each view of a replay knows of each move, and the move list's words (`card_envs.replay.html`).
 
 Who knows a move. The player who makes it knows it. Nobody else knows a move the game's rules
-make secret (its render module's ``secret_move``: Split the Hoard's commits, Dominion's Sibyl...),
+make secret (``Game.secret_move``: Split the Hoard's commits, Dominion's Sibyl...),
 whatever the public record lets them infer later. Otherwise another seat knows it when no other
 move, legal in the real position or in positions that seat cannot tell from it
 (``determinize``), leaves it the same observation (`action_known`). A spectator knows it when
@@ -16,17 +16,14 @@ Two moves that leave the same whole position are one move, whatever their index 
 and a move is named by the lowest such action (`canonical`): Dominion's "play all treasures" with
 no Treasure in hand ends the Treasure phase as "done" does, and is said so, to every view.
 
-The words: a decision is named by `describe` ((context, phrase): "turn" / "negotiate with
-player_2", Dominion's "buys Silver"); seats are named absolutely (``player_2``), never relatively
-as the action table does (``player +2``). `turn_line` makes a turn's line of the move list and
-`result_lines` the banner at the end, with the final scoring in full where a game has one
-(Split the Hoard: the Titles and the VP per source).
+The words: a decision is named by ``Game.describe_move`` ((context, phrase): "turn" / "negotiate
+with player_2", Dominion's "buys Silver"); seats are named absolutely (``player_2``), never
+relatively as the action table does (``player +2``). `turn_line` makes a turn's line of the move
+list and `result_lines` the banner at the end, with the final scoring in full where a game has
+one (``Game.final_scoring``; Split the Hoard: the Titles and the VP per source).
 """
 
 from __future__ import annotations
-
-import importlib
-from typing import Any
 
 import numpy as np
 
@@ -61,24 +58,12 @@ def canonical(state: State, action: int) -> int:
     return action
 
 
-def secret_move(state: State, action: int) -> bool:
-    """Whether the game's rules make the move secret: its render module's ``secret_move`` says so
-    (Split the Hoard's commits, Dominion's Sibyl...). Such a move is named to its player only,
-    whatever the public record lets the others infer: the worlds `action_known` draws need not
-    hit the one position that would show it (Coins added to Negotiate Cards show only as totals
-    at the flip)."""
-    module = type(state.game).__module__.rpartition(".")[0] + ".render"
-    try:
-        rule = getattr(importlib.import_module(module), "secret_move", None)
-    except ImportError:
-        return False
-    return bool(rule and rule(state, action))
-
-
 def action_known(state: State, action: int, seat: int, rng: np.random.Generator, worlds: int = WORLDS) -> bool:
     """Whether ``seat`` can tell that ``action`` was played at ``state`` from its observation after it.
 
-    True for the player who acts; False for a move the rules make secret (`secret_move`). For
+    True for the player who acts; False for a move the rules make secret (``Game.secret_move``:
+    named to its player only, whatever the public record lets the others infer, since the worlds
+    drawn here need not hit the one position that would show it). For
     another seat: no other move, legal in the real position or in ``worlds`` positions drawn by
     ``state.determinize(seat, rng)`` (positions the seat cannot tell from the real one), leaves it
     the same observation. The determinized positions catch a forced choice among hidden cards
@@ -86,7 +71,7 @@ def action_known(state: State, action: int, seat: int, rng: np.random.Generator,
     move there (`same_move`) is no other move."""
     if seat == state.current_player:
         return True
-    if secret_move(state, action):
+    if state.game.secret_move(state, action):
         return False
     target = _after(state, action).observation(seat)
     for w in range(worlds + 1):
@@ -125,34 +110,6 @@ def public_known(game: Game, state: State, action: int, rng: np.random.Generator
                     and not same_move(world, action, other):
                 return False
     return True
-
-
-def describe(game: Game, state: State, action: int) -> tuple[str, str]:
-    """(context, phrase) of a decision for the move list: the public kind of decision asked, where
-    the action's name alone is bare ("yes", "done"), and the action worded as a move, seats named
-    absolutely."""
-    name = game.action_to_string(action)
-    if game.name == "split_the_hoard":
-        from card_envs.games.split_the_hoard.effects import DECISION_NAMES, TURN
-
-        context = DECISION_NAMES[state.decision].replace("_", " ")
-        if game.TARGET0 <= action < game.SLOT0:  # "player +k": k seats clockwise from the decider
-            seat = f"player_{game.seat_of_target(state.current_player, action)}"
-            return context, f"negotiate with {seat}" if state.decision == TURN else seat
-        if action == game.POWER:  # the classes are public
-            row = game.cards.classes[state.classes[state.current_player]]
-            return context, f"class power ({row.name}'s {row.power})"
-        return context, name
-    if game.name == "dominion":
-        if state.tasks:  # a card's own decision (Cellar's discards, a Militia victim's)
-            return state.tasks[-1]["kind"].replace("_", " "), name
-        phase = ("actions", "treasures", "buys")[state.phase]
-        if name == "done":
-            return "", f"ends {phase}"
-        verb, _, what = name.partition(" ")
-        verbs = {"card": "plays", "play": "plays", "pile": "buys" if phase == "buys" else "gains"}
-        return "", f"{verbs.get(verb, verb)} {what}"
-    return "", name
 
 
 def action_line(actor: int, context: str, phrase: str) -> str:
@@ -197,18 +154,9 @@ def turn_line(actor: int, decisions: list[tuple[str, str | None, bool]], before:
     return f"player_{actor}: {text}"
 
 
-def _split_the_hoard_scoring(game: Game, state: State) -> list[str]:
-    from card_envs.games.split_the_hoard.render import score_text, starting_title_lines
-
-    return [f"player_{p}: {score_text(state, p)}" for p in range(game.num_players)] + starting_title_lines(state)
-
-
-SCORING = {"split_the_hoard": _split_the_hoard_scoring}  # the final scoring in full, where a game has more to say
-
-
 def result_lines(game: Game, state: State, players: list[str] | None) -> list[str]:
     """The banner at the end: who won and the scores, then how each score adds up where the game
-    says more than a number (`SCORING`)."""
+    says more than a number (``Game.final_scoring``)."""
     returns, scores = state.returns(), state.scores()
     names = players or []
 
@@ -220,5 +168,4 @@ def result_lines(game: Game, state: State, players: list[str] | None) -> list[st
     head = ("a draw" if len(winners) == len(returns) else
             f"{' and '.join(who(k) for k in winners)} win{'s' if len(winners) == 1 else ''}")
     lines = [f"Game over: {head} | scores: " + ", ".join(f"{who(k)} {x}" for k, x in enumerate(scores))]
-    scoring: Any = SCORING.get(game.name)
-    return lines + (scoring(game, state) if scoring else [])
+    return lines + game.final_scoring(state)
