@@ -11,7 +11,8 @@ fields with the same visibility rules (a test checks that a seat's board does no
 ``viewer``: a seat sees what that seat knows; None: public information only (a spectator);
 -1: everything, every card of every zone face up (decks top first). A card is ``{"label", "cls"}``
 (face up; ``cls`` names its suit or type for colouring, styled by the game's ``replay_style``) or
-``{"hidden": True}`` (face down), with ``"n"`` for several of the same. ``owner`` is the seat a
+``{"hidden": True}`` (face down), with ``"n"`` for several of the same, and ``"note"`` for a
+hover text of its own (else the game's ``card_notes`` for its label). ``owner`` is the seat a
 zone belongs to (its hand, piles) or None; ``group`` is ``"table"`` or ``"player_k"``, or a
 group of the game's own (a layout in ``replay_style`` may place it).
 """

@@ -152,13 +152,6 @@ JS = r"""
     if (!(id in zoneCache)) zoneCache[id] = JSON.parse(S[id]);
     return zoneCache[id];
   }
-  function noteOf(label) {  // Split the Hoard's Negotiate Cards read "[1] Name +2": price 1 + 2 added Coins
-    var m = /^\[(\d)\] (.+?)(?: \+(\d+))?$/.exec(label);
-    if (!m || !(m[2] in notes)) return notes[label];
-    var added = m[3] ? +m[3] : 0;
-    return "price " + (+m[1] + added) + " Coins before discounts (Negotiate Card " + m[1]
-      + (added ? " + " + added + " added" : "") + ") | " + notes[m[2]];
-  }
   function card(c) {
     var e;
     if (c.hidden) {
@@ -173,7 +166,7 @@ JS = r"""
       }
       e = el("div", "card " + (c.cls || "") + (suit ? "" : " long"), shown);  // names in small type
       e.dataset.card = c.label;
-      var note = noteOf(c.label);
+      var note = c.note || notes[c.label];  // the card's own, else its name's
       if (note) { title = note; e.dataset.note = "1"; }
       e.title = title;
     }

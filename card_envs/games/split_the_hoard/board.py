@@ -67,8 +67,7 @@ def board_zones(state, viewer: int | None) -> list[Zone]:
             if c < 0:
                 continue
             if open_:
-                offers.append(face(f"[{k + 1}] {cs.names[cs.NAME[c]]}" + (
-                    f" +{len(state.added[p][k])}" if state.added[p][k] else ""), f"p-{cs.phase[cs.NAME[c]]}"))
+                offers.append(_offer(cs, k, c, len(state.added[p][k])))
             else:
                 offers.append(hidden(1)[0])
         if offers:
@@ -82,21 +81,33 @@ def board_zones(state, viewer: int | None) -> list[Zone]:
     return zones
 
 
+def _offer(cs, k: int, c: int, added: int) -> Card:
+    """Negotiate Card k + 1 holding card c and ``added`` Coins, face up: "[2] Ruby +1", its hover
+    the price before discounts, then the card's note."""
+    name = cs.names[cs.NAME[c]]
+    card = face(f"[{k + 1}] {name}" + (f" +{added}" if added else ""), f"p-{cs.phase[cs.NAME[c]]}")
+    card["note"] = (f"price {k + 1 + added} Coins before discounts (Negotiate Card {k + 1}"
+                    + (f" + {added} added" if added else "") + f") | {_row_note(cs.rows[cs.NAME[c]])}")
+    return card
+
+
+def _row_note(r) -> str:
+    rank = "unranked" if r.rank is None else f"modifier {r.rank:+d}" if r.modifier else f"rank {r.rank}"
+    parts = [r.name, rank, f"{r.vp} VP"]
+    if r.condition:
+        kind, arg = r.condition
+        parts.append(f"counts only with {' or '.join(arg)}" if kind == "has_any"
+                     else f"counts only after winning {arg} Starting Title(s)")
+    if r.effect:
+        parts.append(f"{r.phase} phase: {' '.join(map(str, r.effect))}")
+    parts.append(f"{r.copies} in the deck")
+    return " | ".join(parts)
+
+
 def card_notes(game) -> dict[str, str]:
     """Card label -> one line about it: rank, VP, condition, effect, copies; a Title's rule."""
     cs = game.cards
-    notes = {}
-    for r in cs.rows:
-        rank = "unranked" if r.rank is None else f"modifier {r.rank:+d}" if r.modifier else f"rank {r.rank}"
-        parts = [r.name, rank, f"{r.vp} VP"]
-        if r.condition:
-            kind, arg = r.condition
-            parts.append(f"counts only with {' or '.join(arg)}" if kind == "has_any"
-                         else f"counts only after winning {arg} Starting Title(s)")
-        if r.effect:
-            parts.append(f"{r.phase} phase: {' '.join(map(str, r.effect))}")
-        parts.append(f"{r.copies} in the deck")
-        notes[r.name] = " | ".join(parts)
+    notes = {r.name: _row_note(r) for r in cs.rows}
     for t in cs.hidden:
         rule = ", ".join(f"{k} {v}" for k, v in t.criterion.items() if k != "type")
         notes[t.name] = f"{t.name} (hidden Title) | {t.vp} VP | {t.criterion['type'].replace('_', ' ')}: {rule}"
