@@ -242,7 +242,7 @@ def test_rllib_trainer_stopped_by_timeout_saves_and_resumes(tmp_path):
     assert process.returncode == 128 + signal.SIGTERM, err[-3000:]
     assert "Traceback" not in err and "Failed to connect to GCS" not in err, err[-3000:]
     step = int(re.search(r"SIGTERM: stopped at step ([\d,]+)", out).group(1).replace(",", ""))
-    assert step > 0 and f"resume with: python -m card_envs.train.rllib three_piles_v0 --out {tmp_path / 'run'} --resume" in out
+    assert step > 0 and f"resume with: python3 -m card_envs.train.rllib three_piles_v0 --out {tmp_path / 'run'} --resume" in out
     from card_envs.agents.neural import load_checkpoint
 
     assert load_checkpoint(tmp_path / "run" / "checkpoints" / "latest.pt")["step"] == step

@@ -52,7 +52,7 @@ def test_a_signal_saves_a_checkpoint_says_how_to_resume_and_leaves_no_process(tm
     assert "leaked" not in err, err  # no process killed with a semaphore in hand
     name = signal.Signals(signum).name
     assert f"{name}: stopped at step" in out
-    assert f"resume with: python -m card_envs.train --resume --run-name stopped --runs-dir {tmp_path}" in out
+    assert f"resume with: python3 -m card_envs.train --resume --run-name stopped --runs-dir {tmp_path}" in out
     deadline = time.time() + 10  # the actor (and multiprocessing's resource tracker) exit with it
     while any(Path(f"/proc/{pid}").exists() for pid in actors) and time.time() < deadline:
         time.sleep(0.2)

@@ -265,10 +265,9 @@ class DominionState(State):
         action = self.game.check_action(action)
         legal = self.legal_actions()
         if action not in legal:
-            named = ", ".join(f"{a} ({self.game.action_to_string(a)})" for a in legal[:12])
-            more = f", ... {len(legal)} in all" if len(legal) > 12 else ""
+            named = [f"{a} ({self.game.action_to_string(a)})" for a in legal[:12]] + [f"... {len(legal)} in all"]
             raise IllegalActionError(f"action {action} ({self.game.action_to_string(action)}) is illegal; "
-                                     f"legal: {named}{more}")
+                                     f"legal: {', '.join(named if len(legal) > 12 else named[:-1])}")
         self._legal = None
         if self.tasks:
             t = self.tasks.pop()
