@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import copy
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,6 +44,12 @@ class ArgumentError(TypeError, ValueError):
 
 class IllegalActionError(ValueError):
     """An action that is not legal in the current state; the state is left unchanged."""
+
+
+def named_actions(actions: Sequence[int], name: Callable[[int], str], limit: int = 12) -> str:
+    """``"3 (buy Silver), 7 (done)"``: the first `limit` actions with their words, then how many in all."""
+    shown = [f"{a} ({name(a)})" for a in actions[:limit]]
+    return ", ".join(shown + [f"... {len(actions)} in all"] * (len(actions) > limit))
 
 
 class Game(abc.ABC):

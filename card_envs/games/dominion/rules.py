@@ -15,7 +15,7 @@ from operator import mul
 
 import numpy as np
 
-from card_envs.core.game import Game, IllegalActionError, State
+from card_envs.core.game import Game, IllegalActionError, State, named_actions
 from card_envs.core.rewards import rank_returns
 from card_envs.games.dominion import decisions, effects as fx
 from card_envs.games.dominion.cards import (
@@ -265,9 +265,8 @@ class DominionState(State):
         action = self.game.check_action(action)
         legal = self.legal_actions()
         if action not in legal:
-            named = [f"{a} ({self.game.action_to_string(a)})" for a in legal[:12]] + [f"... {len(legal)} in all"]
-            raise IllegalActionError(f"action {action} ({self.game.action_to_string(action)}) is illegal; "
-                                     f"legal: {', '.join(named if len(legal) > 12 else named[:-1])}")
+            raise IllegalActionError(f"action {named_actions([action], self.game.action_to_string)} is illegal; "
+                                     f"legal: {named_actions(legal, self.game.action_to_string)}")
         self._legal = None
         if self.tasks:
             t = self.tasks.pop()
