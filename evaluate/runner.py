@@ -242,7 +242,7 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
     args = (env_id, config, seed, record, threads_one, record_html, seating, warm)
     done: list[Task] = []
     total = sum(len(t.deals) for t in tasks) * len(rotations)
-    with tqdm(total=total, desc="games", unit="game", disable=not progress, smoothing=0.05) as bar:
+    with tqdm(total=total, desc="games", unit="game", disable=None if progress else True, smoothing=0.05) as bar:
         if workers == 1:
             saved = _torch_threads() if threads_one else None
             try:
