@@ -1,8 +1,9 @@
 """Field readers for snapshot loaders (each game's `snapshot.validate`).
 
 Each reader names the field it refuses and shows at most ~80 characters of the input, however
-large or deeply nested it is (reprlib bounds the depth), so a refused snapshot gets a short
-ValueError, never a RecursionError or the whole input echoed back.
+large or deeply nested it is (reprlib bounds the depth), and a few of the accepted names or keys
+(`some`), never all of them: a refused snapshot gets a short ValueError (~200 characters at
+most), never a RecursionError or the whole input echoed back.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, Mapping, Sequence
 from card_envs.core.cards import STANDARD_SUITS, card_names
 from card_envs.core.game import Game
 from card_envs.core.registry import list_envs, make_game
-from card_envs.core.text import show
+from card_envs.core.text import show, some
 
 
 def check_keys(data: Any, game: Any, keys_by_format: Mapping[int, Sequence[str]]) -> tuple[str, ...]:
@@ -24,10 +25,9 @@ def check_keys(data: Any, game: Any, keys_by_format: Mapping[int, Sequence[str]]
     if type(fmt) is not int or fmt not in keys_by_format:
         raise ValueError(f"format: {show(fmt)} is not supported; expected one of {sorted(keys_by_format)}")
     keys = tuple(keys_by_format[fmt])
-    missing, extra = [k for k in keys if k not in data], [k for k in data if k not in keys]
-    if missing or extra:
-        raise ValueError(f"bad {game.name} snapshot: missing keys {missing}, unknown keys {show(extra)}; "
-                         f"format {fmt} has exactly {list(keys)}")
+    problem = key_problems(data, keys)
+    if problem:
+        raise ValueError(f"{game.name} snapshot: {problem} (format {fmt} has {len(keys)} keys)")
     if data["game"] != game.name:
         raise ValueError(f"game: snapshot is for game {show(data['game'])}, not {game.name!r}")
     if type(data["num_players"]) is not int or data["num_players"] != game.num_players:
@@ -48,9 +48,30 @@ def check_config(config: Any, game: Game, env_id: str) -> None:
         config = {**{k: defaults[k] for k in missing}, **config}
     if config != game.config:
         unknown = [k for k in config if k not in game.config]
+        if unknown:
+            raise ValueError(f"config: unknown options {show(unknown)}; this env's options: {some(game.config)}")
         differ = [k for k in game.config if config[k] != game.config[k]]
-        raise ValueError(f"snapshot config {show(config)} differs from this env's {game.config!r}: "
-                         + (f"unknown options {show(unknown)}" if unknown else f"options {differ} differ"))
+        raise ValueError(f"config: options {differ} differ: the snapshot has {show({k: config[k] for k in differ})}, "
+                         f"this env {show({k: game.config[k] for k in differ})}")
+
+
+def key_problems(data: dict, keys: Sequence[str], noun: str = "key") -> str:
+    """What keeps `data` from having exactly `keys` ('' when nothing): a few of the missing and of
+    the unknown ones."""
+    missing, extra = [k for k in keys if k not in data], [k for k in data if k not in keys]
+    problems = ([f"missing {noun}s {some(missing)}"] if missing else []) + (
+        [f"unknown {noun}s {some(extra, most=2)}"] if extra else [])
+    return "; ".join(problems)
+
+
+def read_object(value: Any, field: str, keys: Sequence[str]) -> dict:
+    """A dict with exactly `keys`."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{field}: {show(value)} must be an object with the {len(keys)} keys {some(keys)}")
+    problem = key_problems(value, keys)
+    if problem:
+        raise ValueError(f"{field}: {problem} (it has exactly {len(keys)} keys)")
+    return value
 
 
 def read_int(value: Any, field: str, high: int, low: int = 0) -> int:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from card_envs.core.snapshot import check_keys, read_int, read_list, show
+from card_envs.core.snapshot import check_keys, key_problems, read_int, read_list, read_object, show
+from card_envs.core.text import some
 from card_envs.games.dominion import effects as fx
 from card_envs.games.dominion.rules import DominionState, in_split
 from card_envs.games.dominion.cards import (
@@ -107,7 +108,7 @@ def to_json(s) -> dict[str, Any]:
 # ----- readers -----------------------------------------------------------------------------------
 def _card(value: Any, field: str) -> int:
     if not isinstance(value, str) or value not in CARD_ID:
-        raise ValueError(f"{field}: {show(value)} is not a card name of this game")
+        raise ValueError(f"{field}: {show(value)} is not a card name of this game; cards: {some(CARD_NAMES, value, 3)}")
     return CARD_ID[value]
 
 
@@ -127,7 +128,7 @@ def _count_dict(value: Any, field: str, most: int) -> list[int]:
 
 def _pile(value: Any, field: str) -> int:
     if not isinstance(value, str) or value not in PILE_ID:
-        raise ValueError(f"{field}: {show(value)} is not a pile name; piles: {', '.join(PILE_NAMES)}")
+        raise ValueError(f"{field}: {show(value)} is not a pile name; piles: {some(PILE_NAMES, value)}")
     return PILE_ID[value]
 
 
@@ -167,7 +168,7 @@ def from_json(game, data: Any):
     s.kingdom, s.bane = kingdom, bane
     has_liaison = WIZARDS_PILE in kingdom or bane == WIZARDS_PILE
     if data["ally"] is not None and (not isinstance(data["ally"], str) or data["ally"] not in ALLIES):
-        raise ValueError(f"ally: {show(data['ally'])} must be null or one of {list(ALLIES)}")
+        raise ValueError(f"ally: {show(data['ally'])} must be null or one of {some(ALLIES, data['ally'])}")
     s.ally = ALLIES.index(data["ally"]) if data["ally"] is not None else -1
     if has_liaison != (s.ally >= 0):
         raise ValueError(f"ally: {show(data['ally'])}; exactly one Ally is dealt when a Liaison (Student, in "
@@ -202,8 +203,11 @@ def from_json(game, data: Any):
     # Supply: exactly this game's piles; each holds only its own cards, in setup order below
     # any returned cards on top (rules 1, 3, 4).
     supply = data["supply"]
-    if not isinstance(supply, dict) or set(supply) != {PILE_NAMES[p] for p in s.supply}:
-        raise ValueError(f"supply: must be a dict with exactly the piles {[PILE_NAMES[p] for p in s.supply]}")
+    piles = [PILE_NAMES[p] for p in s.supply]
+    if not isinstance(supply, dict):
+        raise ValueError(f"supply: {show(supply)} must be a dict of this game's {len(piles)} piles: {some(piles)}")
+    if set(supply) != set(piles):
+        raise ValueError(f"supply: {key_problems(supply, piles, 'pile')} (this game has {len(piles)} piles)")
     for p in s.supply:
         field = f"supply[{PILE_NAMES[p]!r}]"
         cards: list[int] = []
@@ -229,8 +233,7 @@ def from_json(game, data: Any):
     players = read_list(data["players"], "players", n)
     for q, pl in enumerate(players):
         f = f"players[{q}]"
-        if not isinstance(pl, dict) or set(pl) != set(PLAYER_KEYS):
-            raise ValueError(f"{f}: must be a dict with exactly the keys {list(PLAYER_KEYS)}")
+        read_object(pl, f, PLAYER_KEYS)
         s.hands[q] = _count_dict(pl["hand"], f"{f}.hand", most)
         s.hsize[q] = sum(s.hands[q])
         s.known[q] = _count_dict(pl["known_hand"], f"{f}.known_hand", most)
@@ -319,10 +322,22 @@ def _check_conservation(s, game) -> None:
                              f"this game has {total[c]}")
 
 
+def _check_ended(s, game) -> None:
+    """A finished game met an end condition (rule: at the end of a turn in which the Province pile
+    or any third Supply pile emptied; our cap: every seat has had max_turns turns)."""
+    empty = sum(1 for p in s.supply if not s.piles[p])
+    if s.piles[PROVINCE_PILE] and empty < 3 and min(s.turns) < game.max_turns:
+        raise ValueError(f"phase: 'over', but the game has not ended: the Province pile holds "
+                         f"{len(s.piles[PROVINCE_PILE])} cards, {empty} Supply piles are empty (3 end the game) "
+                         f"and a seat has had {min(s.turns)} of max_turns={game.max_turns} turns")
+
+
 def _check_turns(s, game) -> None:
     """Seat 0 starts, so seats before the turn player have had one turn more; per-phase counts."""
     t, base = s.turn_player, s.turns[s.turn_player]
     over = s.phase == 3
+    if over:
+        _check_ended(s, game)
     for q in range(s.n):
         want = base + (1 if q < t else 0)
         if over or s.extra_turn:  # the turn player's (last) turn is already counted
@@ -344,9 +359,6 @@ def _check_turns(s, game) -> None:
     if s.saunas > play.count(CARD_ID["Sauna"]):
         raise ValueError("saunas: more Saunas played than are in play")
     if over:
-        empty = sum(1 for p in s.supply if not s.piles[p])
-        if s.piles[PROVINCE_PILE] and empty < 3 and min(s.turns) < game.max_turns:
-            raise ValueError("phase: 'over', but no ending condition holds")
         if s.set_aside[t] or s.coins or s.saunas or s.fortune_used or s.actions != 1 or s.buys != 1 \
                 or s.extra_turn:
             raise ValueError("phase: 'over' leaves a cleaned-up position (nothing in play, counters reset)")
@@ -438,14 +450,13 @@ def _tasks(value: Any, s) -> list[dict]:
     out = []
     for i, t in enumerate(items):
         f = f"tasks[{i}]"
-        if not isinstance(t, dict) or set(t) != set(TASK_KEYS):
-            raise ValueError(f"{f}: must be a dict with exactly the keys {list(TASK_KEYS)}")
+        read_object(t, f, TASK_KEYS)
         op, kind = t["op"], t["kind"]
         if not isinstance(op, str) or op not in fx.TASK_OPS:
-            raise ValueError(f"{f}.op: {show(op)} must be one of {fx.TASK_OPS}")
+            raise ValueError(f"{f}.op: {show(op)} must be one of {some(fx.TASK_OPS, op)}")
         if op == "ask":
             if not isinstance(kind, str) or kind not in SOURCES:
-                raise ValueError(f"{f}.kind: {show(kind)} must be one of {sorted(SOURCES)}")
+                raise ValueError(f"{f}.kind: {show(kind)} must be one of {some(sorted(SOURCES), kind)}")
         elif kind != "":
             raise ValueError(f"{f}.kind: only an 'ask' has a kind")
         p = read_int(t["p"], f"{f}.p", s.n - 1)

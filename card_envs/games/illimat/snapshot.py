@@ -10,7 +10,8 @@ from typing import Any
 
 from card_envs.core.cards import parse_card
 from card_envs.core.game import Game
-from card_envs.core.snapshot import read_list, show
+from card_envs.core.snapshot import key_problems, read_list, show
+from card_envs.core.text import some
 from card_envs.games.illimat.cards import (
     ACTION, CHANGELING, CHILDREN, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DECISION_NAMES, FIELD, FOREST_QUEEN, HAND_SIZE,
     HARVEST, HARVEST_VALUES, ITEMS, LUMINARIES, MAX_STOCKPILE, MAX_VALUE, NO_LUMINARY, NUM_FIELDS, NUM_LUMINARIES,
@@ -80,12 +81,10 @@ def state_to_json(s: IllimatState) -> dict[str, Any]:
 
 def _keys(data: Any, keys: tuple[str, ...], what: str) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise ValueError(f"{what} must be a dict with keys {list(keys)}, got {show(data)}")
-    missing = [k for k in keys if k not in data]
-    extra = [k for k in data if k not in keys]
-    if missing or extra:
-        raise ValueError(f"bad illimat snapshot: {what} lacks keys {missing}, has unknown keys {extra}; "
-                         f"expected exactly {list(keys)}")
+        raise ValueError(f"{what} must be a dict with the {len(keys)} keys {some(keys)}, got {show(data)}")
+    problem = key_problems(data, keys)
+    if problem:
+        raise ValueError(f"bad illimat snapshot: {what}: {problem} ({len(keys)} keys in all)")
     return data
 
 
@@ -120,7 +119,7 @@ def _per_seat(value: Any, n: int, what: str) -> list:
 
 def _luminary(name: Any, what: str) -> int:
     if name not in LUMINARIES:
-        raise ValueError(f"{what}: unknown Luminary {show(name)}; expected one of {list(LUMINARIES)}")
+        raise ValueError(f"{what}: unknown Luminary {show(name)}; expected one of {some(LUMINARIES, name)}")
     return LUMINARIES.index(name)
 
 
@@ -147,7 +146,7 @@ def state_from_json(game: Game, data: Any) -> IllimatState:
     s.chance_seed = _int(data["chance_seed"], 0, 2**63 - 1, "chance_seed")
     s.current_player = _int(data["current_player"], 0, n - 1, "current_player")
     if data["decision"] not in DECISION_NAMES:
-        raise ValueError(f"decision={show(data['decision'])} must be one of {list(DECISION_NAMES)}")
+        raise ValueError(f"decision={show(data['decision'])} must be one of {some(DECISION_NAMES, data['decision'])}")
     s.decision = DECISION_NAMES.index(data["decision"])
     _check_round_scores(s)
     seasons = data["seasons"]
@@ -209,8 +208,8 @@ def state_from_json(game: Game, data: Any) -> IllimatState:
     every_lum = seen_lums + s.unused + s.discarded_down + s.discarded_up + [L for c in s.claimed for L in c]
     expected = list(range(NUM_LUMINARIES)) if game.luminaries else []
     if sorted(every_lum) != expected:
-        raise ValueError(f"the Luminaries (fields, unused, discarded, claimed) must be each of {list(LUMINARIES)} "
-                         f"exactly once" if game.luminaries else "this env plays without Luminaries: "
+        raise ValueError(f"the Luminaries (fields, unused, discarded, claimed) must be each of the {NUM_LUMINARIES} "
+                         f"({some(LUMINARIES)}) exactly once" if game.luminaries else "this env plays without Luminaries: "
                          "the snapshot must hold none")
     s.okus_left = _int(data["okus_left"], 0, n, "okus_left")
     s.okus = [_int(x, 0, n, "okus[]") for x in _per_seat(data["okus"], n, "okus")]
@@ -230,9 +229,10 @@ def state_from_json(game: Game, data: Any) -> IllimatState:
         dupes = sorted({c for c in every if c in seen or seen.add(c)})
         absent = sorted(set(range(game.deck_cards)) - set(every))
         stray = sorted(set(every) - set(range(game.deck_cards)))
+        wrong = [f"{what} {show(cnames(cards))}" for what, cards in
+                 (("duplicated", dupes), ("missing", absent), ("not in this deck", stray)) if cards]
         raise ValueError(f"snapshot must hold each of the {game.deck_cards} cards exactly once (deck, hands, fields, "
-                         f"stockpiles, under the Children, harvest piles); duplicated {cnames(dupes)}, missing "
-                         f"{cnames(absent)}, not in this deck {cnames(stray)}")
+                         f"stockpiles, under the Children, harvest piles): {'; '.join(wrong)}")
     turn = _keys(data["turn"], TURN_KEYS, "turn")
     s.main_done = _bool(turn["main_done"], "turn.main_done")
     s.rake_owed = _bool(turn["rake_owed"], "turn.rake_owed")
