@@ -107,8 +107,8 @@ def test_heuristic_prices_the_card_it_values_most_highest(title, dearest):
 
 def test_heuristic_uses_abilities_when_they_pay_only():
     t = Table(classes=NO_WINDOW_POWERS).treasures(0, "Healing Herbs", "Sword").coins(0, count=3)
-    t.s.treasure_discard += [t.card("Unicorn Horn"), t.card("Bandages")]
-    assert heuristic_answers(t.claim_window()) == ["Healing Herbs", "Unicorn Horn"]  # a 1 for a 5 VP, rank 7
+    t.s.treasure_discard += [t.card("Holy Symbol"), t.card("Bandages")]  # used (only abilities lie there)
+    assert heuristic_answers(t.claim_window()) == ["Healing Herbs", "Holy Symbol"]  # a rank 1 for a rank 6
     for peek in ("Crystal Ball", "Prophecy"):  # a look at the deck is not worth a rank-8 / 4 Treasure
         t = Table(classes=NO_WINDOW_POWERS).treasures(0, peek, "Sword").coins(0, count=3)
         assert heuristic_answers(t.reveal_window({}))[0] == "done"

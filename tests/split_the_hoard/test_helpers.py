@@ -74,8 +74,8 @@ class Table:
 
     def build(self, rest: str = "deck", dealt: bool = True) -> SplitTheHoardState:
         """The position: named cards where the test put them, the others in the deck under its named
-        top cards (or, for a short deck, in the `rest` pile), and what the setup and the deals so
-        far took from the deck (`_fill`). ``dealt=False``: this round's deal is still to come (the
+        top cards (or, for a short deck, in the `rest` pile, as late a round as the cards allow),
+        and what the setup and the deals so far took from the deck (`_fill`). ``dealt=False``: this round's deal is still to come (the
         test deals it)."""
         s = self.s
         left = self.leftovers()
@@ -90,36 +90,43 @@ class Table:
             s.deck = self.top[::-1]
             getattr(s, rest).extend(left)
             n, gone = self.game.num_players, self.cs.num_cards - len(s.deck)
-            s.round = max(s.round, (gone - STARTING_COINS * n) // (HAND * n) - dealt)
+            # the deals so far left 3 face-up cards a player each: as many as the cards with an
+            # ability can make up (only those lie in the Treasure discard before the end)
+            face_up = counts(s)[0] + sum(self.cs.effect[self.cs.NAME[c]] is not None for c in getattr(s, rest))
+            s.round = max(s.round, min(gone - STARTING_COINS * n, face_up) // (HAND * n) - dealt)
         self._fill()
         return s
 
     def _fill(self) -> None:
         """What the setup and the deals so far took from the deck, where the test did not place
         it: 4 Coins a player, and 3 cards a player per deal that stay face up. The face-up ones go
-        to the Treasure discard, from the Coin discard if the test put its leftovers there, else
-        from under the cards the test put on top of the deck (cards without an ability first: they
-        change no option but a RECOVER_TREASURE's); the rest to the Coin discard."""
+        to the Treasure discard, from the Coin discard (where the test put its leftovers there) and
+        from under the cards the test put on top of the deck; the rest to the Coin discard. Cards
+        the Treasure discard can hold come first: before the end, only a card with an ability (its
+        use put it there), in round 0 one of an ability usable by then (`unreachable`)."""
         s, n = self.s, self.game.num_players
         deals = s.round + self.dealt
         face_up, _ = counts(s)
         short = HAND * n * deals - face_up
-        if short > 0 and len(s.coin_discard) >= short:
-            s.treasure_discard += s.coin_discard[:short]
-            del s.coin_discard[:short]
-            short = 0
         under = len(s.deck) - len(self.top)
-        short = min(short, under)
-        if short > 0:
-            order = sorted(range(under), key=lambda i: self.cs.effect[self.cs.NAME[s.deck[i]]] is not None)
-            taken = set(order[:short])
-            s.treasure_discard += [c for i, c in enumerate(s.deck) if i in taken]
-            s.deck = [c for i, c in enumerate(s.deck) if i not in taken]
-            under -= short
+        places = [(s.coin_discard, i) for i in range(len(s.coin_discard))] + [(s.deck, i) for i in range(under)]
+        places.sort(key=lambda place: self.unreachable(place[0][place[1]]))  # stable: the Coin discard first
+        taken = places[:max(0, short)]
+        s.treasure_discard += [pile[i] for pile, i in taken]
+        for pile in (s.coin_discard, s.deck):
+            gone = {i for q, i in taken if q is pile}
+            pile[:] = [c for i, c in enumerate(pile) if i not in gone]
+        under -= sum(q is s.deck for q, _ in taken)
         short = min(STARTING_COINS * n + HAND * n * deals - (self.cs.num_cards - len(s.deck)), under)
         if short > 0:
             s.coin_discard += s.deck[:short]
             del s.deck[:short]
+
+    def unreachable(self, c: int) -> bool:
+        """Whether card c cannot be in the Treasure discard now: it has no ability, or in round 0
+        one of Reveal or Claim (not yet usable)."""
+        i = self.cs.NAME[c]
+        return self.cs.effect[i] is None or (self.s.round == 0 and self.cs.phase[i] in ("reveal", "claim"))
 
     def _later_round(self, phase: int) -> None:
         """Hauls start with Coins only, 4 each: a Treasure in a Haul before Negotiate's first

@@ -86,9 +86,11 @@ def _claim_with(game, name):
     cs, n = game.cards, game.num_players
     c = cs.first_card[cs.name_index[name]]
     others = [x for x in range(cs.num_cards) if x != c]
-    # round 0's Claim: the rest of the deal discarded, seat 0's 4 starting Coins added to its
-    # Negotiate Cards (now in the Coin discard), the others' in their Hauls
-    s.treasure_discard = [x for x in others if cs.effect[cs.NAME[x]] is None][:3 * n - 1]
+    # round 0's Claim: the rest of the deal used for abilities (usable by now: not Reveal's), seat
+    # 0's 4 starting Coins added to its Negotiate Cards (now in the Coin discard), the others' in
+    # their Hauls
+    s.treasure_discard = [x for x in others if cs.effect[cs.NAME[x]] is not None
+                          and cs.phase[cs.NAME[x]] != "reveal"][:3 * n - 1]
     others = [x for x in others if x not in s.treasure_discard]
     s.coin_discard = others[:4]
     s.coins = [[]] + [others[4 * p:4 * p + 4] for p in range(1, n)]
@@ -228,15 +230,15 @@ def test_recover_coins_takes_from_the_coin_discard_pile():
 
 def test_recover_treasure_takes_any_other_treasure_from_the_pile():
     # round 0's other dealt cards back in the other Hauls (unsold), so the discard is the test's
-    t = Table().treasures(0, "Healing Herbs").discard("Sword", "Healing Herbs")
+    t = Table().treasures(0, "Healing Herbs").discard("Pearl", "Healing Herbs")  # abilities used
     for p in (1, 2):
         t.treasures(p, "Goblet", "Wolf Pelt", "Whetstone")
     s = t.claim_window()
-    assert names(s, s.treasure_discard) == ["Healing Herbs", "Sword"]
+    assert names(s, s.treasure_discard) == ["Healing Herbs", "Pearl"]
     play(s, "Healing Herbs")
-    assert s.decision == E.RECOVER and legal_names(s) == ["Sword"]  # never a Healing Herbs
-    play(s, "Sword")
-    assert names(s, s.treasures[0]) == ["Sword"]
+    assert s.decision == E.RECOVER and legal_names(s) == ["Pearl"]  # never a Healing Herbs
+    play(s, "Pearl")
+    assert names(s, s.treasures[0]) == ["Pearl"]
 
 
 def test_draw_treasure_draws_face_up():

@@ -38,14 +38,15 @@ def position(pick, seeds=range(40)):
 
 
 def plain(data: dict, pile: str, k: int) -> list[str]:
-    """k cards of `pile` whose ability draws no face-up card (in the Treasure discard, such an
-    ability's use would raise the limit), taken out of it, as public cards."""
+    """Up to k cards of `pile` with an ability that draws no face-up card (in the Treasure discard, such
+    an ability's use would raise the limit; only a used ability's card lies there, and not yet a
+    Reveal one in round 0), taken out of it, as public cards."""
     def raises(name: str) -> bool:
-        effect = CS.effect[CS.name_index[name.split(" (")[0]]]
-        return effect is not None and (effect[0] in FACE_UP_GAIN or effect[0] == "RECOVER_TREASURE")
+        i = CS.name_index[name.split(" (")[0]]
+        effect = CS.effect[i]
+        return effect is None or effect[0] in FACE_UP_GAIN or effect[0] == "RECOVER_TREASURE" or CS.phase[i] == "reveal"
 
     names = [name for name in data[pile] if not raises(name)][:k]
-    assert len(names) == k
     for name in names:
         data[pile].remove(name)
     return [name.split(" (")[0] for name in names]
@@ -60,7 +61,7 @@ def test_round_0_reveal_hauls_hold_their_4_starting_coins():
     assert refused(data).startswith("coins[1]: 20 Coins (with those on its Negotiate Cards) in round 0's Reveal, "
                                     "where each Haul holds exactly its 4 starting Coins")
     data = data_of(state)
-    data["coin_discard"].append(data["coins"][0].pop())
+    data["coins"][1].append(data["coins"][0].pop())
     assert refused(data).startswith("coins[0]: 3 Coins")
 
 
@@ -122,7 +123,10 @@ def test_face_up_cards_come_only_from_the_deals_the_refills_and_the_abilities(ro
     face_up, _ = counts(state)
     limit = count_limits(state)["treasures"]
     data = data_of(state)
-    data["treasure_discard"] += plain(data, "deck", limit - face_up + 1)
+    extra = limit - face_up + 1
+    used = plain(data, "deck", extra)
+    data["treasure_discard"] += used
+    data["treasures"][0] += [data["deck"].pop().split(" (")[0] for _ in range(extra - len(used))]  # the rest in a Haul
     message = refused(data)
     assert message.startswith(f"treasures: {limit + 1} face-up cards (Hauls, Treasure discard, hands, Negotiate "
                               f"Cards), but at most {limit} by now"), message

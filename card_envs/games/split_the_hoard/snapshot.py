@@ -8,10 +8,10 @@ a wrong type or range; a card list that does not hold every Hoard card exactly o
 and Negotiate Cards that do not fit the phase; Titles and classes not dealt once; a pending effect
 whose fields do not fit its kind; a deck holding more cards than the starting Coins and the deals
 so far leave, more Coins or more or fewer Treasures than the draws so far can give (`_check_counts`),
-round 0 Hauls holding Treasures or Coins it cannot give, class powers used out of their phase or
-under tiebreak_only; and a pending
-decision that is not the one the rules would ask in that position (loading then advancing must
-change nothing, and at least one answer is legal).
+round 0 Hauls holding Treasures or Coins it cannot give, cards in a pile the rules cannot put
+them in at that point (`_check_piles`), class powers used out of their phase or under
+tiebreak_only; and a pending decision that is not the one the rules would ask in that position
+(loading then advancing must change nothing, and at least one answer is legal).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from card_envs.core.game import Game
-from card_envs.core.snapshot import check_keys, read_int, read_list, show
+from card_envs.core.snapshot import check_keys, key_problems, read_int, read_list, show
+from card_envs.core.text import some
 from card_envs.games.split_the_hoard.effects import DECISION_NAMES, OVER
 from card_envs.games.split_the_hoard.rules import (
     CLAIM, GAME_OVER, HAND, NEGOTIATE, PHASE_NAMES, REVEAL, SLOTS, STARTING_COINS, SplitTheHoardState)
@@ -151,14 +152,16 @@ def _bool(value: Any, field: str) -> bool:
 
 
 def _dict(value: Any, field: str, keys: tuple[str, ...]) -> dict:
-    if not isinstance(value, dict) or set(value) != set(keys):
-        raise ValueError(f"{field}: {show(value)} must be an object with exactly the keys {list(keys)}")
+    if not isinstance(value, dict):
+        raise ValueError(f"{field}: {show(value)} must be an object with the keys {some(keys)}")
+    if set(value) != set(keys):
+        raise ValueError(f"{field}: {key_problems(value, keys)}")
     return value
 
 
 def _choice(value: Any, field: str, options) -> int:
     if not isinstance(value, str) or value not in options:
-        raise ValueError(f"{field}: {show(value)} must be one of {list(options)}")
+        raise ValueError(f"{field}: {show(value)} must be one of {some(options, value)}")
     return list(options).index(value)
 
 
@@ -184,7 +187,7 @@ def _read(game: Game, s: SplitTheHoardState, data: dict) -> None:
     s.phase = _choice(data["phase"], "phase", PHASE_NAMES)
     if data["stage"] not in STAGES[s.phase]:
         raise ValueError(f"stage: {show(data['stage'])} is not a stage of phase {PHASE_NAMES[s.phase]!r}: "
-                         f"{list(STAGES[s.phase])}")
+                         f"{some(STAGES[s.phase], data['stage'])}")
     s.stage = data["stage"]
     s.dragon = read_int(data["dragon"], "dragon", n - 1)
     s.dragon_taker = read_int(data["dragon_taker"], "dragon_taker", n - 1, -1)
@@ -278,13 +281,15 @@ def _read_effect(game: Game, s: SplitTheHoardState, value: Any) -> dict | None:
     cs = game.cards
     n = game.num_players
     if not isinstance(value, dict) or not isinstance(value.get("kind"), str) or value["kind"] not in EFFECT_KEYS:
-        raise ValueError(f"effect: {show(value)} must be null or an object with a kind in {list(EFFECT_KEYS)}")
+        kind = value.get("kind") if isinstance(value, dict) else None
+        raise ValueError(f"effect: {show(value)} must be null or an object with a kind in {some(EFFECT_KEYS, kind)}")
     kind = value["kind"]
     _dict(value, "effect", ("kind", "actor", "stage", "source") + EFFECT_KEYS[kind])
     e: dict[str, Any] = {"k": kind, "actor": read_int(value["actor"], "effect.actor", n - 1)}
     actor = e["actor"]
     if value["stage"] not in EFFECT_STAGES[kind]:
-        raise ValueError(f"effect.stage: {show(value['stage'])} is not a waiting stage of {kind}: {list(EFFECT_STAGES[kind])}")
+        raise ValueError(f"effect.stage: {show(value['stage'])} is not a waiting stage of {kind}: "
+                         f"{some(EFFECT_STAGES[kind], value['stage'])}")
     e["stage"] = value["stage"]
     src = value["source"]
     e["src"] = -1 if src is None else _choice(src, "effect.source", cs.names)
@@ -409,12 +414,53 @@ def validate(s: SplitTheHoardState, data: dict) -> None:
         raise ValueError("effect.kind: a negotiation happens only in Negotiate")
     if s.eff is not None and s.eff["k"] == "buy" and s.offer[s.eff["target"]] == [-1] * SLOTS:
         raise ValueError("effect.target: negotiating with a player whose Negotiate Cards are empty")
+    _check_piles(s)
     _check_round(s)
     _check_powers(s)
     _check_round0_hauls(s)
     _check_round0_coins(s)
     _check_counts(s)
     _check_decision(s, data)
+
+
+def _check_piles(s: SplitTheHoardState) -> None:
+    """Which cards each pile may hold, by phase (checked here unless said otherwise):
+
+    - ``deck``: any card, face down; at most what the rounds so far leave (`_check_round`).
+    - ``coin_discard``: any card; none in round 0's Reveal (Coins are discarded by a purchase or
+      in Claim).
+    - ``treasure_discard``: before the end, only cards with an ability (a card gets there by the
+      use of its ability), each once its phase has come: in round 0 none in Reveal (no Haul has
+      held a Treasure), a Claim ability from Claim on, a Reveal ability not at all (its window
+      came before any Haul held a Treasure). At the end also the last deal's cards still in hands
+      or on Negotiate Cards: at most 3 a player without an ability.
+    - ``coins``, ``treasures``: any card; round 0's counts (`_check_round0_coins`, `_round0_caps`).
+    - ``hands``, ``negotiate_cards``: the dealt cards during Reveal and Negotiate only (`validate`).
+    The round 0 rules hold unless a Reveal class power can put a Treasure into a Haul."""
+    g, cs, n = s.game, s.game.cards, s.game.num_players
+    if s.phase == GAME_OVER:
+        plain = sum(cs.effect[cs.NAME[c]] is None for c in s.treasure_discard)
+        if plain > HAND * n:
+            raise ValueError(f"treasure_discard: {plain} cards without an ability; the end discards the last deal's "
+                             f"cards, at most {HAND * n}, and the others got there by their abilities' use")
+        return
+    for i, c in enumerate(s.treasure_discard):
+        if cs.effect[cs.NAME[c]] is None:
+            raise ValueError(f"treasure_discard[{i}]: {cs.names[cs.NAME[c]]!r} has no ability, and before the end "
+                             "a card reaches this pile only by the use of its ability")
+    if s.round > 0 or (g.powers and any(cs.classes[c].phase in ("reveal", "deal") and
+                                        cs.classes[c].effect[0] in ADDS_TREASURE for c in s.classes)):
+        return
+    if s.phase == REVEAL and (s.coin_discard or s.treasure_discard):
+        pile, cards = ("coin_discard", s.coin_discard) if s.coin_discard else ("treasure_discard", s.treasure_discard)
+        shown = f"{len(cards)} card(s)" if pile == "coin_discard" else show(cs.names[cs.NAME[cards[0]]])
+        raise ValueError(f"{pile}: {shown} in round 0's Reveal, where nothing has been discarded yet "
+                         "(no purchase made, no Haul has held a Treasure)")
+    for i, c in enumerate(s.treasure_discard):
+        phase = cs.phase[cs.NAME[c]]
+        if phase == "reveal" or (phase == "claim" and s.phase < CLAIM):
+            raise ValueError(f"treasure_discard[{i}]: {cs.names[cs.NAME[c]]!r} (a {phase} ability) cannot have been "
+                             f"used yet in phase {PHASE_NAMES[s.phase]!r} of round 0")
 
 
 def _deals(s: SplitTheHoardState) -> int:
