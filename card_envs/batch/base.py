@@ -80,6 +80,18 @@ def through_snapshot(game: Game, states: Sequence[State]) -> list[State]:
     return out
 
 
+def reusable(pool: list[np.ndarray], shape: tuple[int, ...], dtype) -> np.ndarray:
+    """An array of `pool` that nothing else holds any more (no tensor, view or array of it is
+    alive), else a new one, added to the pool (of at most 4; the oldest still held is left to its
+    holder). For the arrays a step returns whole, written by a kernel."""
+    for array in pool:
+        if sys.getrefcount(array) == 3:  # the pool's, `array`'s and getrefcount's references
+            return array
+    array = np.empty(shape, dtype=dtype)
+    pool[:] = pool[-3:] + [array]
+    return array
+
+
 class BatchGame:
     """B games of one env (the subclass's `env_id`) stepped as tensors; one seat acts in each.
 
@@ -233,12 +245,7 @@ class BatchGame:
         whole: one this engine returned before that nothing holds any more (no tensor, view or
         array of it is alive), else a new one. Fresh memory costs more than the rest of an
         observation at B=4,096 (every page is zeroed on first touch)."""
-        for array in self._obs_pool:
-            if sys.getrefcount(array) == 3:  # the pool's, `array`'s and getrefcount's references
-                return array
-        array = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
-        self._obs_pool = self._obs_pool[-3:] + [array]  # the oldest still held is left to its holder
-        return array
+        return reusable(self._obs_pool, (self.batch_size, self.observation_size), np.float32)
 
     def _check_actions(self, actions: np.ndarray, active: np.ndarray) -> None:
         """ValueError, before anything is applied, unless each active game's action is one the

@@ -8,9 +8,16 @@ import numpy as np
 import torch
 from numba import njit
 
+from card_envs.batch.base import reusable
 from card_envs.batch.cpu import forced_decisions, piece_offsets, state_views
+from card_envs.batch.numba_borrow import borrowed
+from card_envs.batch.numba_copy import copy_run, zero_row
+from card_envs.batch.numba_prefetch import prefetch_rows
+from card_envs.batch.numba_stream import stream_fence, stream_row
 from card_envs.batch.three_piles.engine import DECK, EMPTY_HI, EMPTY_LO, MAX_SCORE, ThreePilesBatch
+from card_envs.games.three_piles.rules import FITS
 
+BLOCK = 16  # games a block: the next block's state rows are asked from memory while one plays
 TP_STATE = "loc spos stack_ord stack_len deck deck_len lo hi plen diamonds hsize cur phase passes"
 
 
@@ -65,6 +72,10 @@ def _tp_apply_row(b, x, n, loc, spos, stack_ord, stack_len, deck, deck_len, lo, 
 @njit(cache=True)
 def tp_apply(n, a, act, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur,
              phase, passes, rank, diamond, by52):
+    (loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes, rank, diamond,
+     by52) = borrowed((
+        loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes, rank,
+        diamond, by52))
     for b in range(a.shape[0]):
         if act[b]:
             _tp_apply_row(b, a[b], n, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds,
@@ -73,7 +84,7 @@ def tp_apply(n, a, act, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi,
 
 @njit(cache=True, inline="always")
 def _tp_mask_row(b, loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, m):
-    m[:] = False
+    zero_row(m)
     p, choose, deck_empty = cur[b], phase[b] == 0, deck_len[b] == 0
     legal = False
     if choose:
@@ -99,6 +110,8 @@ def _tp_mask_row(b, loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, ran
 
 @njit(cache=True)
 def tp_mask(loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask):
+    (loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask) = borrowed((
+        loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask))
     for b in range(mask.shape[0]):
         _tp_mask_row(b, loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, mask[b])
 
@@ -108,6 +121,10 @@ def tp_play_forced(n, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, p
                    phase, passes, rank, diamond, by52, mask, ended):
     """`BatchGame._play_forced` game by game: each plays its single-choice decisions until it has
     a real choice (its row of `mask`) or its game ends (`ended`; that row of `mask` is stale)."""
+    (loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes, rank, diamond,
+     by52, mask) = borrowed((
+        loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes, rank,
+        diamond, by52, mask))
     for b in range(mask.shape[0]):
         ended[b] = False
         m = mask[b]
@@ -191,65 +208,152 @@ def tp_card_offsets(n: int, layout) -> np.ndarray:
     return table
 
 
+@njit(cache=True, inline="always")
+def _tp_observe_row(b, p, n, off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur,
+                    phase, passes, by52, by4, by35, by_n, fits, row):
+    """Game b's observation by seat p into `row`."""
+    o_hand, o_piles, o_fits, o_top, o_stack, o_unseen, o_sizes, o_deck, o_scores, o_move, o_phase, o_passes = off
+    zero_row(row)
+    where = cards[p]
+    for c in range(52):  # a stack card's 1 is overwritten by its position just below
+        row[where[loc[b, c]] + c] = 1
+    for s in range(3):
+        size, first = stack_len[b, s], 52 * s
+        for i in range(size):  # position i from the bottom: spos = (i + 1) / 52
+            row[o_stack + first + stack_ord[b, first + i]] = by52[i + 1]
+        if size > 0:
+            row[o_top + first + stack_ord[b, first + size - 1]] = 1
+    for rel in range(n):
+        q = p + rel
+        if q >= n:
+            q -= n
+        longest, ace_kings = 0, 0
+        for k in range(3):
+            pid = 3 * q + k
+            low, high = lo[b, pid], hi[b, pid]
+            copy_run(row, o_fits + (3 * rel + k) * 13, fits, (14 * low + high) * 13, 13)  # FITS[low, high]
+            longest = max(longest, plen[b, pid])
+            ace_kings += (low == 1) & (high == 13)
+        row[o_sizes + rel] = by4[hsize[b, q]]
+        row[o_scores + rel] = by35[longest + 3 * ace_kings + diamonds[b, q]]
+    row[o_deck] = by52[deck_len[b]]
+    to_move = cur[b] - p
+    row[o_move + (to_move + n if to_move < 0 else to_move)] = 1
+    row[o_phase + phase[b]] = 1
+    row[o_passes] = by_n[passes[b]]
+
+
 @njit(cache=True)
 def tp_observe(n, off, seat, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase,
-               passes, by52, by4, by35, by_n, obs):
-    o_hand, o_piles, o_fits, o_top, o_stack, o_unseen, o_sizes, o_deck, o_scores, o_move, o_phase, o_passes = off
+               passes, by52, by4, by35, by_n, fits, obs):
+    (off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes, by52, by4,
+     by35, by_n, fits, obs) = borrowed((
+        off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes, by52, by4,
+        by35, by_n, fits, obs))
     for b in range(obs.shape[0]):
-        row = obs[b]
-        row[:] = 0
-        p = seat[b]  # the observer
-        where = cards[p]
-        for c in range(52):  # a stack card's 1 is overwritten by its position just below
-            row[where[loc[b, c]] + c] = 1
-        for s in range(3):
-            size, first = stack_len[b, s], 52 * s
-            for i in range(size):  # position i from the bottom: spos = (i + 1) / 52
-                row[o_stack + first + stack_ord[b, first + i]] = by52[i + 1]
-            if size > 0:
-                row[o_top + first + stack_ord[b, first + size - 1]] = 1
-        for rel in range(n):
-            q = p + rel
-            if q >= n:
-                q -= n
-            longest, ace_kings = 0, 0
-            for k in range(3):
-                pid = 3 * q + k
-                low, high = lo[b, pid], hi[b, pid]
-                fits = o_fits + (3 * rel + k) * 13 - 1  # rank r at fits + r
-                for r in range(1, min(low, 14)):  # below the pile
-                    row[fits + r] = 1
-                for r in range(max(high + 1, 1), 14):  # above it
-                    row[fits + r] = 1
-                longest = max(longest, plen[b, pid])
-                ace_kings += (low == 1) & (high == 13)
-            row[o_sizes + rel] = by4[hsize[b, q]]
-            row[o_scores + rel] = by35[longest + 3 * ace_kings + diamonds[b, q]]
-        row[o_deck] = by52[deck_len[b]]
-        to_move = cur[b] - p
-        row[o_move + (to_move + n if to_move < 0 else to_move)] = 1
-        row[o_phase + phase[b]] = 1
-        row[o_passes] = by_n[passes[b]]
+        _tp_observe_row(b, seat[b], n, off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds,
+                        hsize, cur, phase, passes, by52, by4, by35, by_n, fits, obs[b])
+
+
+@njit(cache=True, inline="always")
+def _tp_rows_after(b, n, off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase,
+                   passes, rank, by52, by4, by35, by_n, fits, legal, mask, scratch, obs):
+    """Game b's mask (into mask[b] and legal[b]) and its acting seat's observation (obs[b])."""
+    m = mask[b]
+    _tp_mask_row(b, loc, stack_ord, stack_len, deck_len, lo, hi, cur, phase, rank, m)
+    copy_run(legal[b], 0, m, 0, m.shape[0])
+    _tp_observe_row(b, cur[b], n, off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize,
+                    cur, phase, passes, by52, by4, by35, by_n, fits, scratch)
+    stream_row(obs[b], scratch)
+
+
+@njit(cache=True)
+def tp_step(n, a, legal, mask, scratch, obs, off, cards, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen,
+            diamonds, hsize, cur, phase, passes, rank, diamond, by52, by4, by35, by_n, fits):
+    """Every game plays a[b], then its mask into mask[b] and legal[b] (the engine's own copy) and
+    its acting seat's observation into obs[b], one game at a time: its state is read from memory
+    once for the three. False, with nothing applied, unless every action is one `legal` allows
+    (the kernels do not check their arrays' bounds). A game that ended gets a stale mask and
+    observation, redone by `tp_refresh` once it is dealt."""
+    for b in range(a.shape[0]):
+        x = a[b]
+        if x < 0 or x >= legal.shape[1] or not legal[b, x]:
+            return False
+    # The arrays without their reference counts: numba would count every array at every helper.
+    (legal, mask, scratch, obs, off, cards, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds,
+     hsize, cur, phase, passes, rank, diamond, by52, by4, by35, by_n, fits) = borrowed((
+        legal, mask, scratch, obs, off, cards, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen,
+        diamonds, hsize, cur, phase, passes, rank, diamond, by52, by4, by35, by_n, fits))
+    B = a.shape[0]
+    for start in range(0, B, BLOCK):
+        end = min(B, start + BLOCK)
+        # The next block's state rows (but the long stack and deck rows, read at a few places), asked
+        # from memory meanwhile: the observations written since a game's last step pushed them out.
+        prefetch_rows((loc, spos, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes), end,
+                      min(B, end + BLOCK))
+        for b in range(start, end):
+            _tp_apply_row(b, a[b], n, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds, hsize,
+                          cur, phase, passes, rank, diamond, by52)
+            _tp_rows_after(b, n, off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur,
+                           phase, passes, rank, by52, by4, by35, by_n, fits, legal, mask, scratch, obs)
+    stream_fence()
+    return True
+
+
+@njit(cache=True)
+def tp_refresh(rows, n, off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase,
+               passes, rank, by52, by4, by35, by_n, fits, legal, mask, scratch, obs):
+    """The mask and acting seat's observation of the games in `rows` again (dealt since)."""
+    (off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes, rank, by52,
+     by4, by35, by_n, fits, legal, mask, scratch, obs) = borrowed((
+        off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur, phase, passes, rank,
+        by52, by4, by35, by_n, fits, legal, mask, scratch, obs))
+    for b in rows:
+        _tp_rows_after(b, n, off, cards, loc, stack_ord, stack_len, deck_len, lo, hi, plen, diamonds, hsize, cur,
+                       phase, passes, rank, by52, by4, by35, by_n, fits, legal, mask, scratch, obs)
+    stream_fence()
 
 
 class ThreePilesNumba(ThreePilesBatch):
+    """The numba CPU path. A step of every game (``auto_forced`` off) is one fused kernel,
+    `tp_step`: the actions checked, then apply, mask and observation game by game; the step's
+    mask and observations are then handed out by `_mask` and `_observe` (`_ready`), and the games
+    dealt since are redone (`tp_refresh`). The arrays it returns come from pools of those nothing
+    holds any more (`reusable`): fresh memory costs a zeroing of every page."""
     backend = "numba"
     _forced = forced_decisions
 
     def _allocate(self) -> None:
         super()._allocate()
         layout = self.game.observation_layout
+        self.fits_table = torch.from_numpy(FITS.reshape(-1).copy())  # FITS[lo, hi] at (14 lo + hi) * 13
+        self._ready: tuple[np.ndarray, np.ndarray] | None = None
+        self._legal = np.zeros((self.batch_size, self.num_actions), dtype=np.bool_)  # own copy of the mask
+        self._mask_pool: list[np.ndarray] = []
+        self._scratch = np.empty(self.observation_size, dtype=np.float32)  # a row built here is streamed out
         self._apply_args = state_views(self, TP_STATE + " rank diamond by52")
         self._deal_args = state_views(self, "deal_code " + TP_STATE + " by52")
         self._returns_args = state_views(self, "lo hi plen diamonds")
         self._mask_args = state_views(self, "loc stack_ord stack_len deck_len lo hi cur phase rank")
+        self._offsets = piece_offsets(layout)
         self._observe_args = (tp_card_offsets(self.num_players, layout),
                               *state_views(self, "loc stack_ord stack_len deck_len lo hi plen diamonds hsize cur phase "
-                                         "passes by52 by4 by35 by_n"))
-        self._offsets = piece_offsets(layout)
+                                         "passes by52 by4 by35 by_n fits_table"))
+        self._refresh_args = (self._offsets, self._observe_args[0],
+                              *state_views(self, "loc stack_ord stack_len deck_len lo hi plen diamonds hsize cur "
+                                         "phase passes rank by52 by4 by35 by_n fits_table"))
+        self._step_args = (self._offsets, self._observe_args[0], *self._apply_args,
+                           *state_views(self, "by4 by35 by_n fits_table"))
 
     def _deal(self, rows: torch.Tensor) -> None:
         tp_deal(rows.numpy(), self._shuffle(len(rows)).numpy(), self.deck_size0, self.num_players, *self._deal_args)
+        if self._ready is not None:  # the step's mask and observations, those of the new games again
+            tp_refresh(rows.numpy(), self.num_players, *self._refresh_args, self._legal, self._ready[0], self._scratch,
+                       self._ready[1])
+
+    def _load(self, states, rows: torch.Tensor) -> None:
+        self._ready = None
+        super()._load(states, rows)
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         out = np.empty((len(rows), self.num_players), dtype=np.float32)
@@ -257,28 +361,46 @@ class ThreePilesNumba(ThreePilesBatch):
         return torch.from_numpy(out)
 
     def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
-        """The actions, checked first (`_check_actions`: the kernels do not check their arrays'
-        bounds; an illegal action would write into other games or past the arrays)."""
+        """The actions, checked first (the kernels do not check their arrays' bounds; an illegal
+        action would write into other games or past the arrays). A step of every game is the
+        fused `tp_step`; the forced decisions' path applies alone."""
         a, act = a.numpy(), act.numpy()
-        self._check_actions(a, act)
-        tp_apply(self.num_players, a, act, *self._apply_args)
+        self._ready = None
+        if self.auto_forced or not act.all():
+            self._check_actions(a, act)
+            tp_apply(self.num_players, a, act, *self._apply_args)
+            return
+        mask, obs = self._new_mask(), self._step_observations()
+        if not tp_step(self.num_players, a, self._legal, mask, self._scratch, obs, *self._step_args):
+            self._check_actions(a, act)  # raises, naming the illegal actions; nothing was applied
+            raise AssertionError("the fused step refused actions that _check_actions allows")
+        self._ready = (mask, obs)
+
+    def _new_mask(self) -> np.ndarray:
+        return reusable(self._mask_pool, (self.batch_size, self.num_actions), np.bool_)
 
     def _mask(self) -> torch.Tensor:
-        """The legal mask (a copy of it is kept to check the next actions with)."""
-        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+        """The legal mask (the engine keeps its own copy, `_legal`, to check the next actions with)."""
+        if self._ready is not None:
+            return torch.from_numpy(self._ready[0])
+        mask = self._new_mask()
         tp_mask(*self._mask_args, mask)
-        self._legal = mask
-        return torch.from_numpy(mask.copy())
+        np.copyto(self._legal, mask)
+        return torch.from_numpy(mask)
 
     def _play_forced(self) -> tuple[torch.Tensor, torch.Tensor]:
-        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+        mask = self._new_mask()
         ended = np.empty(self.batch_size, dtype=np.bool_)
         tp_play_forced(self.num_players, *self._apply_args, mask, ended)
-        self._legal = mask
-        return torch.from_numpy(mask.copy()), torch.from_numpy(ended)
+        np.copyto(self._legal, mask)
+        return torch.from_numpy(mask), torch.from_numpy(ended)
 
     def _observe(self, seat: torch.Tensor | None = None) -> torch.Tensor:
-        obs = np.empty((self.batch_size, self.observation_size), dtype=np.float32)
+        if seat is None and self._ready is not None:  # the step's, once
+            obs, self._ready = self._ready[1], None
+            return torch.from_numpy(obs)
+        obs = self._step_observations() if seat is None else np.empty((self.batch_size, self.observation_size),
+                                                                      dtype=np.float32)
         seat = self.cur if seat is None else seat
         tp_observe(self.num_players, self._offsets, seat.numpy(), *self._observe_args, obs)
         return torch.from_numpy(obs)
