@@ -22,7 +22,8 @@ play each against P, random and the scripted agent: the strongest exploiter's wi
 those that beat random, measures how exploitable P is (`card_envs.evaluate.exploit`); P may also be a
 scripted agent (``--exploit heuristic``), the same measure for comparison. Each deal is played
 in every distinct seating on the same seeds (see `card_envs.evaluate.runner`). Writes results.json,
-results.md and PNG plots to ``--out``.
+results.md and PNG plots to ``--out`` (by default a new folder under ``runs/evaluate/<env_id>/``); a report
+or replays of an earlier run are never replaced unless ``--overwrite`` says so.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, STARTS, check_opp
                                         train_exploiters, warnings)
 from card_envs.evaluate.players import Player, expand_all
 from card_envs.evaluate.report import build_report, check_writable, markdown, write_all
-from card_envs.evaluate.runner import SEATINGS, available_cores, distinct_rotations, play_pairings, seating_pattern
+from card_envs.evaluate.runner import (
+    SEATINGS, available_cores, distinct_rotations, play_pairings, replay_folder, seating_pattern)
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -99,11 +101,18 @@ def build_parser() -> argparse.ArgumentParser:
                              "(as the trainer evaluates), alternate = A, B, A, ... (A also meets itself); "
                              "two-player and team games seat the same either way")
     parser.add_argument("--config", default="{}", help='game arguments as JSON, e.g. \'{"num_players": 2}\'')
-    parser.add_argument("--out", default=None, help="output folder (default runs/evaluate/<env_id>)")
-    parser.add_argument("--record", metavar="DIR", help="save every game as a JSON replay (card_envs.replay)")
+    parser.add_argument("--out", default=None,
+                        help="output folder (default: a new one under runs/evaluate/<env_id>/, named by the time)")
+    parser.add_argument("--record", metavar="DIR",
+                        help="save every game as a JSON replay (card_envs.replay) in DIR/<env_id>/<a>_vs_<b>/")
     parser.add_argument("--html", action="store_true",
                         help="with --record: also write each replay as a self-contained HTML page beside it "
                              "(card_envs.replay.html; ~0.2-2 s per game)")
+    parser.add_argument("--reveal-all", action="store_true",
+                        help="with --html: the pages also offer an \"everything\" view (every hidden card shown)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the report in --out and the replays in --record DIR of an earlier run "
+                             "(refused without it)")
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -125,6 +134,8 @@ def parse_args(argv: list[str] | None, parser: argparse.ArgumentParser | None = 
         parser.error("--config must be a JSON object, e.g. '{\"num_players\": 2}'")
     if args.html and not args.record:
         parser.error("--html writes pages beside the replays: give --record DIR too")
+    if args.reveal_all and not args.html:
+        parser.error("--reveal-all adds a view to the replay pages: give --record DIR --html too")
     if args.exploit is not None and (args.gauntlet is not None or args.players):
         parser.error("--exploit TARGET takes no players and no --gauntlet")
     if args.minutes is not None and not 0 < args.minutes < float("inf"):
@@ -180,16 +191,41 @@ def require_extras(args: argparse.Namespace, program: str) -> None:
         require(program, "train", "torch")
 
 
+def new_folder(base: Path) -> Path:
+    """A folder of this run's own under `base`, named by the time (``-2``, ``-3`` where taken): a run
+    with the default --out never replaces an earlier run's report."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out, n = base / stamp, 1
+    while out.exists():
+        n += 1
+        out = base / f"{stamp}-{n}"
+    return out
+
+
+def refuse_to_overwrite(out: Path, record: str | None, env_id: str, pairs: list[tuple[Player, Player]]) -> None:
+    """ValueError where this run would replace an earlier run's report or replays (--overwrite allows it)."""
+    if (out / "results.json").exists():
+        raise ValueError(f"{out} holds the report of an earlier evaluation: choose another --out, or pass "
+                         "--overwrite to replace it")
+    for a, b in pairs if record else ():
+        folder = replay_folder(record, env_id, (a.label, b.label))
+        if any(folder.glob("deal*")):
+            raise ValueError(f"{folder} holds replays of an earlier run: choose another --record folder, or pass "
+                             "--overwrite to replace them")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parse_args(argv, parser)
     require_extras(args, parser.prog)
-    out = Path(args.out or Path("runs") / "evaluate" / args.env_id)
+    out = Path(args.out) if args.out else new_folder(Path("runs") / "evaluate" / args.env_id)
     try:  # everything that can be refused is refused here, before any game is played
         game = card_envs.make_game(args.env_id, **args.config)
         mode, players, pairs = plan(args, game)
         for folder in [out] + ([Path(args.record)] if args.record else []):
             check_writable(folder)
+        if not args.overwrite:
+            refuse_to_overwrite(out, args.record, args.env_id, pairs)
         exploit_start = start_of(players[0].spec, args.exploit_start) if mode == "exploit" else None
         earlier = sorted(out.glob("exploiter*/checkpoints")) if mode == "exploit" else []
         if earlier:
@@ -212,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     results = play_pairings(args.env_id, game.config, pairs, args.deals, args.seed, args.workers,
                             args.chunk_deals, args.record, progress=not args.no_progress, record_html=args.html,
+                            reveal_all=args.reveal_all,
                             seating=args.seating)
     if mode == "exploit":  # each exploiter's sanity check (not recorded)
         checks = check_opponents(target, policy_names(game))

@@ -113,14 +113,21 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._@=-]+", "_", text)
 
 
+def replay_folder(record: str | Path, env_id: str, labels: tuple[str, str]) -> Path:
+    """Where --record DIR puts a pairing's replays: ``DIR/<env_id>/<a>_vs_<b>/``, so that games
+    recorded into one folder never replace each other's."""
+    return Path(record) / env_id / f"{slug(labels[0])}_vs_{slug(labels[1])}"
+
+
 class _Context:
     """What a worker keeps between tasks: the game and each policy, built once; the numba kernels of
     the scripted agents in ``warm`` loaded (`warm_up`) before any task's CPU time is counted."""
 
     def __init__(self, env_id: str, config: dict[str, Any], seed: int, record: str | None, threads_one: bool,
-                 record_html: bool = False, seating: str = "field", warm: tuple[str, ...] = ()):
+                 record_html: bool = False, seating: str = "field", warm: tuple[str, ...] = (),
+                 reveal_all: bool = False):
         self.env_id, self.config, self.seed, self.record = env_id, config, seed, record
-        self.record_html = record_html
+        self.record_html, self.reveal_all = record_html, reveal_all
         self.game = card_envs.make_game(env_id, **config)
         self.pattern = seating_pattern(self.game, seating)
         self.rotations = distinct_rotations(self.pattern)
@@ -159,7 +166,7 @@ class _Context:
         from card_envs.replay import record_game, save_replay
 
         n, rotations = self.game.num_players, self.rotations
-        folder = Path(self.record) / f"{slug(task.labels[0])}_vs_{slug(task.labels[1])}"
+        folder = replay_folder(self.record, self.env_id, task.labels)
         for row, actions in sorted(chosen.items()):
             local, i = divmod(row, len(rotations))
             deal, shift = task.deals[local], rotations[i]
@@ -174,7 +181,7 @@ class _Context:
             if self.record_html:
                 from card_envs.replay import write_replay_html
 
-                write_replay_html(replay, path.with_suffix(".html"))
+                write_replay_html(replay, path.with_suffix(".html"), reveal_all=self.reveal_all)
 
 
 _WORKER: _Context | None = None
@@ -217,10 +224,11 @@ def _run_task(task: Task) -> Task:
 def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player, Player]], deals: int,
                   seed: int = 0, workers: int = 1, chunk_deals: int = 10, record: str | None = None,
                   progress: bool = True, record_html: bool = False, seating: str = "field",
-                  until: float | None = None) -> list[PairResult]:
+                  until: float | None = None, reveal_all: bool = False) -> list[PairResult]:
     """Play ``deals`` deals of every pairing in every distinct seating (see the module docstring).
 
-    ``record``: a folder for a JSON replay of every game; ``record_html``: an HTML page beside each;
+    ``record``: a folder for a JSON replay of every game (`replay_folder`); ``record_html``: an HTML
+    page beside each, with the "everything" view where ``reveal_all``;
     ``seating``: "field" or "alternate" (the module docstring); ``until``: a `time.perf_counter`
     time after which no more chunks are waited for: the results then hold the first chunks that
     every pairing finished (the same deals for all; the first chunk always), fewer deals than asked."""
@@ -239,7 +247,7 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
     # in a task's CPU time); each worker then loads them from numba's cache before its first task.
     warm = tuple(sorted({player.spec for pair in pairs for player in pair}))
     warm_up(env_id, config, engine=False, agents=warm)
-    args = (env_id, config, seed, record, threads_one, record_html, seating, warm)
+    args = (env_id, config, seed, record, threads_one, record_html, seating, warm, reveal_all)
     done: list[Task] = []
     total = sum(len(t.deals) for t in tasks) * len(rotations)
     with tqdm(total=total, desc="games", unit="game", disable=None if progress else True, smoothing=0.05) as bar:

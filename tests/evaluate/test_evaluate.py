@@ -138,7 +138,7 @@ def test_every_deal_is_played_in_every_seating_on_the_same_seed(tmp_path):
     assert len(result.outcomes) == 6 and result.rotations == [0, 1]
     np.testing.assert_array_equal(result.reward_a, -result.reward_b)  # team rewards, zero-sum
     seen = {}
-    for path in sorted((tmp_path / "greedy_vs_random").glob("*.json")):
+    for path in sorted((tmp_path / "piles_v0" / "greedy_vs_random").glob("*.json")):
         replay = load_replay(path)
         seen[replay.meta["deal"], replay.meta["seat_shift"]] = replay
     assert sorted(seen) == [(d, s) for d in range(3) for s in (0, 1)]
@@ -220,9 +220,9 @@ def test_cli_round_robin_with_a_checkpoint_folder_writes_tables_ratings_and_plot
     assert (out / "winrate_matrix.png").read_bytes()[:4] == b"\x89PNG"
     assert "Rating vs training step: tiny" in (out / "results.md").read_text()
     assert not list(out.glob(".*tmp"))  # atomic writes leave no temporary files
-    # A head-to-head into the same folder draws no rating curve: the old one must not stay beside it.
+    # A head-to-head into the same folder (--overwrite) draws no rating curve: the old one must not stay beside it.
     assert evaluate_main(["three_piles_v0", "random", "heuristic", "--deals", "2", "--out", str(out),
-                          "--no-progress"]) == 0
+                          "--no-progress", "--overwrite"]) == 0
     assert not (out / "rating_curve.png").exists()
     assert sorted(p.name for p in out.glob("*.png")) == sorted(
         f for f in json.loads((out / "results.json").read_text())["meta"]["files"] if f.endswith(".png"))
