@@ -10,7 +10,7 @@ from typing import Any
 
 from card_envs.core.cards import parse_card
 from card_envs.core.game import Game
-from card_envs.core.snapshot import key_problems, read_list, show
+from card_envs.core.snapshot import read_list, read_object, show
 from card_envs.core.text import some
 from card_envs.games.illimat.cards import (
     ACTION, CHANGELING, CHILDREN, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DECISION_NAMES, FIELD, FOREST_QUEEN, HAND_SIZE,
@@ -80,12 +80,7 @@ def state_to_json(s: IllimatState) -> dict[str, Any]:
 
 
 def _keys(data: Any, keys: tuple[str, ...], what: str) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise ValueError(f"{what} must be a dict with the {len(keys)} keys {some(keys)}, got {show(data)}")
-    problem = key_problems(data, keys)
-    if problem:
-        raise ValueError(f"bad illimat snapshot: {what}: {problem} ({len(keys)} keys in all)")
-    return data
+    return read_object(data, f"illimat snapshot: {what}", keys)
 
 
 def _int(value: Any, low: int, high: int, what: str) -> int:
