@@ -138,7 +138,7 @@ class HumanGame:
     def run(self) -> int:
         env, game = self.env, self.game
         self.say(f"{self.env_id}: you are player_{self.seat}; the other seats are played by {self.opponent!r}.")
-        self.say(f"Type 'help rules' at any decision for the rules in brief (in full: docs/envs/{self.env_id}.md), "
+        self.say(f"Type 'help rules' at any decision for the rules in brief and where the whole page is, "
                  "'help' for your choices and the other help topics.")
         final: dict[str, float] = {}
         scores = None
@@ -274,8 +274,8 @@ def rules_summary(env_id: str) -> str:
     found = re.search(r"^## Description[ \t]*\n(.*?)(?=^## |\Z)", doc, re.S | re.M)
     text = found.group(1).strip() if found else ""
     text = _EMPHASIS.sub(lambda m: m.group(2), _CODE_SPAN.sub(lambda m: m.group(2).strip(), text))
-    where = (f"The full rules as implemented (actions, rewards, end of game, rulings): docs/envs/{env_id}.md\n"
-             f"in the source; the same page: python -m pydoc {package.__name__}")
+    where = (f"The full rules as implemented (actions, rewards, end of game, rulings), installed with the package: "
+             f"python3 -m pydoc {package.__name__}")
     return f"Rules of {env_id}, in brief:\n\n{text}\n\n{where}" if text else where
 
 

@@ -201,14 +201,14 @@ def test_help_lists_the_choices_the_topics_and_the_rules(monkeypatch, capsys, tm
     code, out = _play(monkeypatch, capsys, [env_id, "--human", "--save", str(tmp_path / "s.json")],
                       "help\nhelp rules\nhelp no such topic\nquit\n")
     assert code == 0 and "Saved the game" in out
-    assert f"Type 'help rules' at any decision for the rules in brief (in full: docs/envs/{env_id}.md)" in out
+    assert "Type 'help rules' at any decision for the rules in brief and where the whole page is" in out
     block = out.split("> help\n", 1)[1].split("> help rules\n", 1)[0]
     assert re.search(r"^ +1: ", block, re.M), "help lists the choices again"
     assert "Help topics: 'help rules': the rules summary; 'help <" in block, "and the help topics"
     rules = out.split("> help rules\n", 1)[1].split("> help no such topic\n", 1)[0]
     assert rules.startswith(f"Rules of {env_id}, in brief:")
     assert _description(env_id) in " ".join(rules.split()), "the doc page's Description"
-    assert f"docs/envs/{env_id}.md" in rules and "python -m pydoc card_envs.games." in rules
+    assert "python3 -m pydoc card_envs.games." in rules and "shared/" not in rules  # what ships, not the repo's files
     assert "``" not in rules and "**" not in rules, "markdown marks are dropped"
     assert "No help on 'no such topic'. Accepted: 'help' (your choices), 'help rules': the rules summary; " \
            "'help <" in " ".join(out.split())

@@ -9,10 +9,8 @@ env = card_envs.make("dominion_v0", num_players=4, kingdom="T2")
 ## Description
 
 A Dominion-style deck-builder (2nd-edition base rules) with the Empires split piles, Sauna/Avanto,
-the Castles and the six Allies split piles with Favors and five simple Allies: tiers 1 to 3 of
-``shared/rules/dominion_split_piles.md`` (rules as implemented,
-card table, decision primitives, kingdoms); source text on split piles:
-``shared/seeds/000_585a2e23e4490039.txt``.
+the Castles and the six Allies split piles with Favors and five simple Allies (tiers 1 to 3 of
+our rules text, in Sources below).
 
 Each player starts with 7 Coppers and 3 Estates and draws 5. A turn: **Action phase** (1 Action:
 play Action cards), **Buy phase** (play Treasures, then buy with 1 Buy and the $ made), **Clean-up**
@@ -65,6 +63,12 @@ draw, kept to the nine tenths of all kingdoms held in for training / the tenth h
 evaluation: `rules.held_out`, a hash of the 10 piles, so no kingdom of one is ever dealt by the
 other) or a list of 10 Kingdom pile names (e.g. ``"Castles"``, ``"Catapult/Rocks"``,
 ``"Young Witch"``, ``"Townsfolk"``).
+
+## Sources
+
+The rule texts of the card_envs project (in its repository, not installed with the package). Tiers 1
+to 3 of ``shared/rules/dominion_split_piles.md`` (rules as implemented, card table, decision
+primitives, kingdoms); source text on split piles: ``shared/seeds/000_585a2e23e4490039.txt``.
 
 ## Agents
 

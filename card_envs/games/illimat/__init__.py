@@ -8,9 +8,7 @@ env = card_envs.make("illimat_v0")               # 2 players; num_players=3 or 4
 ## Description
 
 Illimat, the base game with its 8 Luminaries: play cards into four fields around the Illimat to
-sow, harvest and stockpile, under seasons that forbid one action each. Rules as implemented:
-`shared/rules/illimat.md` (1st-edition rulebook and the official clarifications); source text on
-stockpiling: `shared/seeds/003_1768d502e3ec7e7e.txt`.
+sow, harvest and stockpile, under seasons that forbid one action each.
 
 Cards: 5 suits (Spring, Summer, Autumn, Winter, Stars) of Fool, 2..10, Knight (11), Queen (12),
 King (13); the Stars are only used with 4 players (1st edition) or with ``stars_always=True``
@@ -67,6 +65,12 @@ Two optional rules of the rules file, both off by default: ``harmonic_convergenc
 first time 4 Luminaries are face up at once, every player moves one seat left and leaves
 everything behind) and ``full_harvest=True`` (UNCONFIRMED: a harvest playing all 4 hand cards as
 one card of their total). See "Where we resolved the rulebook" for exactly what they do.
+
+## Sources
+
+The rule texts of the card_envs project (in its repository, not installed with the package). Rules
+as implemented: `shared/rules/illimat.md` (1st-edition rulebook and the official clarifications);
+source text on stockpiling: `shared/seeds/003_1768d502e3ec7e7e.txt`.
 
 ## Agents
 

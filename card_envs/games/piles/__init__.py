@@ -8,8 +8,6 @@ env = card_envs.make("piles_v0")                  # 4 players in two teams; num_
 ## Description
 
 A team game for a standard 52-card deck: capture the piles of a 4x3 grid of cards, the Castle.
-Source text: `shared/seeds/002_2416c0c95ccd6499.txt`; rules as implemented:
-`shared/rules/piles.md`.
 
 Deal: 10 cards to each hand (hidden, from the partner too) and 12 face up into the Castle, one
 per position; each position holds a pile whose top card controls it. Partners sit opposite:
@@ -33,6 +31,11 @@ Queen 3, Jack 2, any other card 1 (each colour holds 54 points). More points win
 Two-player variant (``num_players=2``): one player per team; the 20 cards left after the deal
 are set aside face down and dealt 10 each (alternately, seat 0 first) when both hands are
 empty; play goes on until both hands are empty again (20 turns each).
+
+## Sources
+
+The rule texts of the card_envs project (in its repository, not installed with the package). Source
+text: `shared/seeds/002_2416c0c95ccd6499.txt`; rules as implemented: `shared/rules/piles.md`.
 
 ## Agents
 

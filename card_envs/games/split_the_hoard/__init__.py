@@ -13,9 +13,7 @@ his three Negotiate Cards (worth 1, 2, 3 Coins, plus any Coins he adds), then ea
 draws 2 Coins or buys a Treasure from another player at its price, paid to the seller; unsold
 Treasures go back to their owners. A Hoard card face up is a Treasure, face down a Coin. The game
 ends when a needed draw cannot be made; Titles (5 public Starting Titles worth 30, one hidden Title
-each) and Treasure VP are scored. Source: the rulebook draft ``shared/seeds/001_43fd7a590da9a669.txt``;
-rules as implemented, with our resolutions of its gaps (section 2) and the open-edition card list
-(section 3, DESIGN: the published cards are not public): ``shared/rules/split_the_hoard.md``.
+each) and Treasure VP are scored.
 
 The card list is data: ``card_envs/games/split_the_hoard/cards.json`` (103 Hoard cards of 39 names,
 5 Starting Titles, 15 hidden Titles, 5 classes), validated when loaded (an error names the bad
@@ -46,6 +44,13 @@ A round, as the engine plays it:
 A Treasure's ability is used by discarding it from the Haul. Reactions (Bandages, Shield, Holy
 Symbol, Sanctuary) are asked of the target before the effect resolves; Deal is asked when it
 enters a Haul.
+
+## Sources
+
+The rule texts of the card_envs project (in its repository, not installed with the package). The
+rulebook draft ``shared/seeds/001_43fd7a590da9a669.txt``; rules as implemented, with our resolutions
+of its gaps (section 2) and the open-edition card list (section 3, DESIGN: the published cards are
+not public): ``shared/rules/split_the_hoard.md``.
 
 ## Agents
 

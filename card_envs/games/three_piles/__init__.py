@@ -8,8 +8,7 @@ env = card_envs.make("three_piles_v0")            # 2 players; num_players=3 or 
 ## Description
 
 An original game for a standard 52-card deck: collect cards into your three piles, each kept in
-rank order and only ever extended at its low or high end. Source text:
-`shared/seeds/004_2b07e583e94189dd.txt`; rules as implemented: `shared/rules/three_piles.md`.
+rank order and only ever extended at its low or high end.
 
 Deal: 3 cards to each hand (hidden), 3 cards face up as the center stacks, the rest face down as
 the deck. Seat 0 (``player_0``) moves first; players then alternate.
@@ -26,6 +25,11 @@ have passed in a row.
 
 Score: cards in your longest pile (max 13) + 3 per pile holding both an Ace and a King (max 9) + 1
 per Diamond in your piles (max 13); at most 35.
+
+## Sources
+
+The rule texts of the card_envs project (in its repository, not installed with the package). Source
+text: `shared/seeds/004_2b07e583e94189dd.txt`; rules as implemented: `shared/rules/three_piles.md`.
 
 ## Agents
 
