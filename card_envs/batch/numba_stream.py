@@ -5,8 +5,8 @@ At B=4,096 a step of 3 Piles writes 13 MB of observations: a plain store first r
 writes from memory (to own it), so every byte costs a read and a write. A row built in a small
 scratch row (in the L1 cache) and then streamed out with non-temporal stores is only written:
 3 Piles' fused step kernel took 1.5-1.8 ms instead of 1.9-2.3 (2 players, B=4,096, a loaded
-machine). Piles' took longer with it (3.3 -> 4.4 ms; its rows of 5,944 bytes, half of them
-starting off a 16-byte boundary), so it writes its rows plainly: measure before using it.
+machine). Piles' took longer with it (2.2 -> 2.5 ms, whole lines streamed; 3.3 -> 4.4 with its
+rows' partial lines too), so it writes its rows plainly: measure before using it.
 Written by hand: numba exposes neither the store hint nor a fence.
 """
 
@@ -45,14 +45,14 @@ def _stream_chunks(typingctx, dst, dst_at, src, src_at, chunks):
 
 @njit(cache=True, inline="always")
 def stream_row(dst, src):
-    """dst[:] = src[:] for float32 rows of one size: plain stores up to dst's first 16-byte
+    """dst[:] = src[:] for float32 rows of one size: plain stores up to dst's first cache line
     boundary and after its last, non-temporal ones between. Call `stream_fence` before the kernel
     returns."""
     size = dst.shape[0]
-    head = min(size, ((16 - (dst.ctypes.data & 15)) & 15) // 4)
+    head = min(size, ((64 - (dst.ctypes.data & 63)) & 63) // 4)
     for i in range(head):
         dst[i] = src[i]
-    chunks = (size - head) // 4
+    chunks = (size - head) // 16 * 4  # whole cache lines only: a line streamed in part is read back
     _stream_chunks(dst, head, src, head, chunks)
     for i in range(head + 4 * chunks, size):
         dst[i] = src[i]
