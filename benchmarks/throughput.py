@@ -10,8 +10,10 @@ core). The reference is PettingZoo's texas_holdem_v4 / leduc_holdem_v4 when the 
 (rlcard, pygame) is installed.
 
 ``--batch B ...`` adds the batched engines (`card_envs.batch`) in the same run: B games per step,
-each step the B acting seats' observations and masks, one random legal action per game (the
-legal action with the largest of pre-drawn random keys) and the step with its resets. The numba
+each step the B acting seats' observations and masks, one random legal action per game (on the
+numba backend the k-th legal action, k from a pre-drawn uniform, as the raw loop picks, by a
+compiled scan of the mask: `numba_pick`; on torch the legal action with the largest of pre-drawn
+random keys: `torch_pick`) and the step with its resets. The numba
 backend runs on one core (serial kernels, torch's operations on one thread) and is timed in CPU
 seconds like the raw engine, so "x raw" compares one core with one core; the torch backend uses
 torch's threads (or the GPU) and is timed by the wall clock. The load average is printed before
@@ -67,6 +69,51 @@ def bench_aec(env, seconds: float) -> float:
     return decisions / (clock() - start)
 
 
+def torch_pick(batch: int, num_actions: int, device: str):
+    """A random legal action per game on any device: the legal action with the largest of random
+    keys, read at a rotating offset (no random numbers drawn per step)."""
+    import torch
+
+    # Keys from 1: a legal action's key * mask is never 0, so argmax never lands on an illegal one.
+    keys = torch.randint(1, 1 << 15, (batch + 997, num_actions), dtype=torch.int16,
+                         generator=torch.Generator().manual_seed(0)).to(device)
+
+    def pick(mask: "torch.Tensor", i: int) -> "torch.Tensor":
+        offset = (i * 389) % 997
+        return (keys[offset:offset + batch] * mask).argmax(1)
+    return pick
+
+
+def numba_pick(batch: int):
+    """A random legal action per game on the CPU, as `pick` draws one in the raw loop (the k-th legal
+    action, k from a pre-drawn uniform): a compiled scan of the mask. The torch pick's key product
+    over every action cost Piles' 625 actions half of a step, the agent's cost and not the engine's;
+    the raw loop's own pick is a small part of its decision."""
+    import numba
+    import torch
+
+    @numba.njit(cache=True, nogil=True)
+    def pick_rows(mask, uniforms, offset, out):
+        for row in range(mask.shape[0]):
+            legal = 0
+            for a in range(mask.shape[1]):
+                legal += mask[row, a]
+            k = int(uniforms[(offset + row) % uniforms.shape[0]] * legal)
+            for a in range(mask.shape[1]):
+                if mask[row, a]:
+                    if k == 0:
+                        out[row] = a
+                        break
+                    k -= 1
+
+    actions = np.zeros(batch, dtype=np.int64)
+
+    def pick(mask: "torch.Tensor", i: int) -> "torch.Tensor":
+        pick_rows(mask.numpy().view(np.uint8), PICKS, (i * 389) % PICKS.size, actions)
+        return torch.from_numpy(actions)
+    return pick
+
+
 def bench_batch(env_id: str, batch: int, device: str, backend: str, seconds: float, config: dict) -> float:
     import torch
 
@@ -74,14 +121,7 @@ def bench_batch(env_id: str, batch: int, device: str, backend: str, seconds: flo
 
     env = make(env_id, batch, device=device, backend=backend, **config)
     out = env.reset(seed=0)
-    rows = batch + 997  # random keys, read at a rotating offset: no random numbers drawn per step
-    # Keys from 1: a legal action's key * mask is never 0, so argmax never lands on an illegal one.
-    keys = torch.randint(1, 1 << 15, (rows, env.num_actions), dtype=torch.int16,
-                         generator=torch.Generator().manual_seed(0)).to(device)
-
-    def pick(mask: "torch.Tensor", i: int) -> "torch.Tensor":
-        offset = (i * 389) % 997
-        return (keys[offset:offset + batch] * mask).argmax(1)
+    pick = numba_pick(batch) if backend == "numba" else torch_pick(batch, env.num_actions, device)
 
     def sync() -> None:
         if env.device.type == "cuda":

@@ -114,18 +114,16 @@ on these observations, which are the reference's), evaluation and checkpoints ar
 ## Speed
 
 `python benchmarks/throughput.py three_piles_v0 piles_v0 --batch 1024 4096 [--device cuda]`
-times both engines in one run, every decision with a random legal pick (a torch argmax over the
-mask, about a third of a batched step). The numba engine is timed on one core in CPU seconds,
-like the reference engine. On the 2-core machine (load average 1.4 to 1.9), decisions per second:
+times both engines in one run, every decision with a random legal pick (on the numba engine a
+compiled scan of the mask, drawing as the reference loop does; a torch argmax over random keys had
+been a third to a half of a batched step). The numba engine is timed on one core in CPU seconds,
+like the reference engine. 2026-12-06, a 2-core AMD EPYC (load average 3.5-4.0; the step one fused
+kernel: actions checked, then apply, mask and observation game by game), decisions per second:
 
 | env | reference engine | B=1024 numba | B=4096 numba |
 |---|---|---|---|
-| three_piles_v0 | 144,000 | 1,251,000 (8.7x) | 1,123,000 (7.8x) |
-| piles_v0 | 90,100 | 758,000 (8.4x) | 729,000 (8.1x) |
-
-Measured again on 2026-11-26 (another machine of the same kind, load average 0.9 to 2.2):
-three_piles_v0 107,000 / 1,134,000 / 1,037,000, and 981,000 at B=4096 in a busier run;
-piles_v0 63,000 / 672,000 / 647,000.
+| three_piles_v0 | 136,000 | 2,383,000 (17.5x) | 2,193,000 (16.1x) |
+| piles_v0 | 86,100 | 1,296,000 (15.1x) | 1,189,000 (13.8x) |
 
 Split the Hoard, 2026-11-28 (`throughput.py split_the_hoard_v0 --batch 1024 4096`, and with
 ``--config '{"num_players": 5}'``; load average 1.5 to 1.8), decisions per second:
