@@ -308,3 +308,20 @@ def test_an_illegal_action_is_refused_and_changes_nothing(auto_forced):
     not loosen the check."""
     env = batch.make("split_the_hoard_v0", 8, seed=3, auto_forced=auto_forced)
     assert_illegal_actions_refused(env)
+
+
+def test_observations_kept_by_the_caller_are_never_written_again():
+    """A step's observations go into an array the engine returned before only when nothing
+    holds it any more (the pool of `_step_observations`), and games dealt during a step get
+    their own mask and observation (the fused step's `refresh`)."""
+    env = batch.make("split_the_hoard_v0", 8, seed=2)
+    out, kept, done = env.observe(), [], 0
+    for k in range(400):
+        out = env.step(out.mask.to(torch.uint8).argmax(1))
+        done += int(out.done.sum())
+        if k % 2:
+            kept.append((out.obs, out.obs.clone(), out.obs[:, :5]))
+    assert done > 0
+    for obs, copy, view in kept:
+        assert torch.equal(obs, copy) and torch.equal(view, copy[:, :5])
+    assert torch.equal(out.obs, env._observe(env.cur)) and torch.equal(out.mask, env._mask())

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from card_envs.batch.numba_borrow import borrowed
+from card_envs.batch.numba_copy import zero_row
 from card_envs.games.split_the_hoard.effects import (
     BUY_SLOT, COMMIT_CARD, COMMIT_COINS, DEAL, EXTRA_COIN, FLIP, GIVE, OVER, PICK, PRIMITIVES, PRIORITY, REACT,
     RECOVER, SCRY, TAKE, TARGET, TURN)
@@ -437,15 +438,26 @@ def encode(s, t, o, seat, full, out) -> None:
     of the float64 sums, capped at 1 (as the reference's bincount, astype, minimum). Only the
     indices written are converted and cleared again: an observation is mostly zeros."""
     s, t = borrowed(s), borrowed(t)
-    acc = np.zeros(out.shape[1], np.float64)
-    touched = np.zeros(1 + out.shape[1] + 4 * t.num_cards, np.int64)  # [count, indices...]
+    acc, touched = encode_scratch(t, out.shape[1])
     for b in range(out.shape[0]):
-        touched[0] = 0
-        encode_row(s, t, o, b, 0 if full else seat[b], full, acc, touched)
-        row = out[b]
-        row[:] = 0.0
-        for j in range(1, touched[0] + 1):
-            i = touched[j]
-            row[i] = min(np.float32(acc[i]), np.float32(1.0))
-        for j in range(1, touched[0] + 1):
-            acc[touched[j]] = 0.0
+        write_row(s, t, o, b, 0 if full else seat[b], full, acc, touched, out[b])
+
+
+@njit(cache=True, inline="always")
+def encode_scratch(t, size):
+    """The float64 sums and the written indices ([count, indices...]) `write_row` works in."""
+    return np.zeros(size, np.float64), np.zeros(1 + size + 4 * t.num_cards, np.int64)
+
+
+@njit(cache=True, inline="always")
+def write_row(s, t, o, b, p, full, acc, touched, row) -> None:
+    """row = game b's observation by p (`full`: its state vector), from `encode_row`'s sums;
+    `acc` is left all zeros again."""
+    touched[0] = 0
+    encode_row(s, t, o, b, p, full, acc, touched)
+    zero_row(row)
+    for j in range(1, touched[0] + 1):
+        i = touched[j]
+        row[i] = min(np.float32(acc[i]), np.float32(1.0))
+    for j in range(1, touched[0] + 1):
+        acc[touched[j]] = 0.0
