@@ -125,32 +125,28 @@ kernel: actions checked, then apply, mask and observation game by game), decisio
 | three_piles_v0 | 136,000 | 2,383,000 (17.5x) | 2,193,000 (16.1x) |
 | piles_v0 | 86,100 | 1,296,000 (15.1x) | 1,189,000 (13.8x) |
 
-Split the Hoard, 2026-11-28 (`throughput.py split_the_hoard_v0 --batch 1024 4096`, and with
-``--config '{"num_players": 5}'``; load average 1.5 to 1.8), decisions per second:
+Split the Hoard and Dominion, 2026-12-06 (`throughput.py split_the_hoard_v0 --batch 1024 4096`, and
+with ``--config '{"num_players": 5}'``; `throughput.py dominion_v0 --batch 1024 4096`, and with
+``--config '{"kingdom": "T3", "num_players": 4}'``; a 2-core AMD EPYC, load average 0.3 to 1.0),
+decisions per second:
 
 | config | reference engine | B=1024 numba | B=4096 numba |
 |---|---|---|---|
-| 3 players (default) | 30,100 | 362,000 (12.1x) | 374,000 (12.4x) |
-| 5 players | 29,700 | 344,000 (11.6x) | 358,000 (12.1x) |
+| Split the Hoard, 3 players (default) | 51,100 | 810,000 (15.8x) | 820,000 (16.1x) |
+| Split the Hoard, 5 players | 48,400 | 769,000 (15.9x) | 757,000 (15.7x) |
+| Dominion, T1-A, 2 players (default) | 31,800 | 459,000 (14.5x) | 457,000 (14.4x) |
+| Dominion, T3, 4 players | 28,500 | 423,000 (14.8x) | 393,000 (13.8x) |
 
-A step of 4,096 games (3 players; 5 players) takes about 11-12 ms: the observation 4.7 ms; 7.0 ms
-(mostly writing 21 MB; 28 MB), apply 4.6; 5.0, the returns of the games that ended 0.6, the
-random pick 0.4, the mask 0.4-0.5, the deals 0.2.
-
-Dominion, 2026-11-28 (`throughput.py dominion_v0 --batch 1024 4096`, and with
-``--config '{"kingdom": "T3", "num_players": 4}'``; load average 1.0-1.1), decisions per second:
-
-| config | reference engine | B=1024 numba | B=4096 numba |
-|---|---|---|---|
-| T1-A, 2 players (default) | 20,100 | 278,000 (13.8x) | 241,000 (12.0x) |
-| T3, 4 players | 17,700 | 247,000 (14.0x) | 200,000 (11.3x) |
-
-A step (without ``auto_forced``) is one fused kernel: apply, then the mask and the observations,
-256 games at a time (their rows stay in the cache); the observation (30 MB at B=4,096 with 2
-players, 48 MB with 4) goes into an array returned before that nothing holds any more, since fresh
-memory costs a zeroing of every page. With ``auto_forced`` the forced decisions are played by
-the shared loop (mask, apply) and the observation is a kernel of its own. Games under random play
-last 400-1,200 decisions, so deals (Python, 0.1 ms each) and returns are a small share.
+A step of either (without ``auto_forced``) is one fused kernel (`split_the_hoard/step.py`,
+`dominion/step.py`): the actions checked, then applied, then the masks and observations 16 games
+at a time while the next 16 games' state rows are prefetched (`numba_prefetch`), each observation
+row zeroed by one memset before it is written; Split the Hoard's rules functions take the state by
+reference (`numba_borrow`), not as ~50 arrays copied into every call. The observation (at B=4,096
+21-28 MB for Split the Hoard, 30 MB for Dominion at 2 players, 48 MB at 4) goes into an array
+returned before that nothing holds any more, since fresh memory costs a zeroing of every page. With
+``auto_forced`` the forced decisions are played by the shared loop (mask, apply) and the
+observation is a kernel of its own. Games under random play last 400-1,200 decisions, so deals
+(Python, 0.1 ms each) and returns are a small share.
 
 Illimat, 2026-12-04 near midnight (`throughput.py illimat_v0 --batch 4096`, a 2-core AMD EPYC host
 under KVM, where both figures move by a third from one run to the next): 2 players, reference
