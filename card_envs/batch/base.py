@@ -10,7 +10,7 @@ writes to a trash column instead (`put`), so no step depends on which games do w
 from __future__ import annotations
 
 import sys
-from typing import Any, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 import torch
@@ -246,6 +246,32 @@ class BatchGame:
         array of it is alive), else a new one. Fresh memory costs more than the rest of an
         observation at B=4,096 (every page is zeroed on first touch)."""
         return reusable(self._obs_pool, (self.batch_size, self.observation_size), np.float32)
+
+    def _step_mask(self) -> np.ndarray:
+        """An array for a fused step's masks (a new one; an engine may pool them)."""
+        return np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
+
+    def _fused_apply(self, actions: torch.Tensor, active: torch.Tensor,
+                     apply_only: Callable[[np.ndarray, np.ndarray], None],
+                     fused_step: Callable[[np.ndarray, np.ndarray, np.ndarray], bool]) -> None:
+        """The numba engines' `_apply`. A step in which every game acts (no forced decisions
+        played for it) is one kernel, ``fused_step(actions, mask, obs)``: False, with nothing applied, unless every action
+        is one the last mask allows; else it applies them and writes each game's mask and
+        observation while its state rows are still in the cache, kept in ``_ready`` for `_mask`
+        and `_observe`. Otherwise (forced decisions, some games inactive) the actions are checked
+        here first (`_check_actions`: the kernels do not check their arrays' bounds, and an
+        illegal action would write into other games) and ``apply_only(actions, active)`` plays them."""
+        a, on = actions.numpy(), active.numpy()
+        self._ready = None
+        if self.auto_forced or not on.all():
+            self._check_actions(a, on)
+            apply_only(a, on)
+            return
+        mask, obs = self._step_mask(), self._step_observations()
+        if not fused_step(a, mask, obs):
+            self._check_actions(a, on)  # raises, naming the illegal actions; nothing was applied
+            raise AssertionError("the fused step refused actions that _check_actions allows")
+        self._ready = (mask, obs)
 
     def _check_actions(self, actions: np.ndarray, active: np.ndarray) -> None:
         """ValueError, before anything is applied, unless each active game's action is one the

@@ -124,7 +124,7 @@ def test_a_cold_cache_evaluation_says_it_compiles_and_keeps_it_out_of_the_cpu_ti
     per_game = report["pairings"][0]["cpu_s_per_game"]
     assert per_game < 0.1 < compiled_s, (per_game, compiled_s)  # a 3 Piles game: milliseconds
     assert report["meta"]["wall_s"] < compiled_s
-    again = run(command, cache, tmp_path)
+    again = run(command + ["--overwrite"], cache, tmp_path)  # the same --out again: the first report is replaced
     assert again.returncode == 0, again.stderr
     assert "compiling" not in again.stderr
 

@@ -197,7 +197,7 @@ def test_deals_are_valid_reference_positions_that_differ_by_seed():
 @pytest.mark.parametrize("auto_forced", [False, True])
 def test_an_illegal_action_is_refused_and_changes_nothing(auto_forced):
     """The kernels do not check bounds (an illegal action would write into other games): the fused
-    step checks every action against the mask it returned before applying any (`step.all_legal`),
+    step checks every action against the mask it returned before applying any (`numba_checks.all_legal`),
     the forced decisions' path with `_check_actions`; a caller's edits to the returned mask tensor
     do not loosen either."""
     env = batch.make("illimat_v0", 8, seed=3, auto_forced=auto_forced)

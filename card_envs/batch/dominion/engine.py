@@ -229,22 +229,9 @@ class DominionBatch(BatchGame):
 
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
-        """The actions of the active games, checked first (`_check_actions`: the kernels do not
-        check their arrays' bounds)."""
-        a, on = actions.numpy(), active.numpy()
-        if self.auto_forced or not on.all():  # forced decisions: the mask follows, not always observed
-            self._check_actions(a, on)
-            play.apply(self._rules_state(), a, on)
-            return
-        # A step: the fused kernel checks the actions and gives the mask and observations too
-        # (`_mask`, `_observe` use them).
-        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
-        obs = self._step_observations()
-        if not dominion_step.step(self._rules_state(), a, self._legal, self.game.max_turns, self.obs_offsets, mask,
-                                  obs):
-            self._check_actions(a, on)  # raises, naming the illegal actions; nothing was applied
-            raise AssertionError("the fused step refused actions that _check_actions allows")
-        self._ready = (mask, obs)
+        self._fused_apply(actions, active, lambda a, on: play.apply(self._rules_state(), a, on),
+                          lambda a, mask, obs: dominion_step.step(self._rules_state(), a, self._legal,
+                                                                  self.game.max_turns, self.obs_offsets, mask, obs))
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The reference's `returns()`: ranks by score, then fewer turns (or score differences)."""

@@ -239,20 +239,8 @@ class IllimatBatch(BatchGame):
 
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
-        """The actions, checked first (the kernels do not check their arrays' bounds). A step of
-        every game is one fused kernel that checks the actions and gives the mask and observations
-        too (`step`: the state rows still in the cache; `_mask` and `_observe` then use them)."""
-        a, on = actions.numpy(), active.numpy()
-        if self.auto_forced or not on.all():  # forced decisions: the mask follows, not always observed
-            self._check_actions(a, on)
-            play.apply(self.s, self.t, a, on)
-            return
-        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
-        obs = self._step_observations()
-        if not fused.step(self.s, self.t, self.memo, a, self._legal, mask, obs):
-            self._check_actions(a, on)  # raises, naming the illegal actions; nothing was applied
-            raise AssertionError("the fused step refused actions that _check_actions allows")
-        self._ready = (mask, obs)
+        self._fused_apply(actions, active, lambda a, on: play.apply(self.s, self.t, a, on),
+                          lambda a, mask, obs: fused.step(self.s, self.t, self.memo, a, self._legal, mask, obs))
 
     def _returns(self, rows: torch.Tensor) -> torch.Tensor:
         """The reference's `returns()` of each finished game, from its match scores."""

@@ -13,19 +13,10 @@ from numba import njit
 from card_envs.batch.illimat.kernels import observe_row
 from card_envs.batch.illimat.play import apply_one, legal_row
 from card_envs.batch.numba_borrow import borrowed, by_reference
+from card_envs.batch.numba_checks import all_legal
 from card_envs.batch.numba_prefetch import prefetch_rows
 
 BLOCK = 16  # games per block: their state rows and observations fit in a core's cache
-
-
-@njit(cache=True)
-def all_legal(actions, legal):
-    """Every game's action is one its mask `legal` allows."""
-    for b in range(actions.shape[0]):
-        a = actions[b]
-        if a < 0 or a >= legal.shape[1] or not legal[b, a]:
-            return False
-    return True
 
 
 @njit(cache=True)

@@ -258,30 +258,19 @@ class PilesNumba(PilesBatch):
         self._ready = None
         super()._load(states, rows)
 
-    def _apply(self, a: torch.Tensor, act: torch.Tensor) -> None:
-        """The actions, checked first (the kernels do not check their arrays' bounds; an illegal
-        action would write into other games or past the arrays). A step of every game is the
-        fused `piles_step`; the forced decisions' path applies alone."""
-        a, act = a.numpy(), act.numpy()
-        self._ready = None
-        if self.auto_forced or not act.all():
-            self._check_actions(a, act)
-            piles_apply(self.num_players, a, act, *self._apply_args)
-            return
-        mask, obs = self._new_mask(), self._step_observations()
-        if not piles_step(self.num_players, a, self._legal, mask, obs, *self._step_args):
-            self._check_actions(a, act)  # raises, naming the illegal actions; nothing was applied
-            raise AssertionError("the fused step refused actions that _check_actions allows")
-        self._ready = (mask, obs)
+    def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
+        self._fused_apply(actions, active, lambda a, on: piles_apply(self.num_players, a, on, *self._apply_args),
+                          lambda a, mask, obs: piles_step(self.num_players, a, self._legal, mask, obs,
+                                                          *self._step_args))
 
-    def _new_mask(self) -> np.ndarray:
+    def _step_mask(self) -> np.ndarray:  # pooled: see `reusable`
         return reusable(self._mask_pool, (self.batch_size, self.num_actions), np.bool_)
 
     def _mask(self) -> torch.Tensor:
         """The legal mask (the engine keeps its own copy, `_legal`, to check the next actions with)."""
         if self._ready is not None:
             return torch.from_numpy(self._ready[0])
-        mask = self._new_mask()
+        mask = self._step_mask()
         piles_mask(*self._mask_args, mask)
         np.copyto(self._legal, mask)
         return torch.from_numpy(mask)

@@ -302,21 +302,9 @@ class SplitTheHoardBatch(BatchGame):
 
     # ----- rules ---------------------------------------------------------------------------------
     def _apply(self, actions: torch.Tensor, active: torch.Tensor) -> None:
-        """The actions, checked first (`_check_actions`: the kernels do not check their arrays'
-        bounds)."""
-        a, on = actions.numpy(), active.numpy()
-        if self.auto_forced or not on.all():  # forced decisions: the mask follows, not always observed
-            self._check_actions(a, on)
-            play.apply(self.s, self.t, a, on)
-            return
-        # A step: the fused kernel checks the actions and gives the mask and observations too
-        # (`_mask`, `_observe` use them).
-        mask = np.empty((self.batch_size, self.num_actions), dtype=np.bool_)
-        obs = self._step_observations()
-        if not hoard_step.step(self.s, self.t, self.obs_offsets, a, self._legal, mask, obs):
-            self._check_actions(a, on)  # raises, naming the illegal actions; nothing was applied
-            raise AssertionError("the fused step refused actions that _check_actions allows")
-        self._ready = (mask, obs)
+        self._fused_apply(actions, active, lambda a, on: play.apply(self.s, self.t, a, on),
+                          lambda a, mask, obs: hoard_step.step(self.s, self.t, self.obs_offsets, a, self._legal,
+                                                               mask, obs))
 
     def _play_forced(self) -> tuple[torch.Tensor, torch.Tensor]:
         """Each game plays its own single-choice decisions in one kernel call (see the base class)."""
