@@ -3,21 +3,24 @@ negative, each integer dtype's limits) and `load` of states whose fields hold th
 with a ValueError, and the games play on as if never asked.
 
 A crash is a segmentation fault, which no `pytest.raises` survives: each engine and backend is
-probed in a subprocess (this file run as a script), which prints each probe before it runs it,
+probed in a subprocess (this module run with python -m), which prints each probe before it runs it,
 so a crash names the probe that caused it.
 """
 
 from __future__ import annotations
 
-import copy
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
 from card_envs import batch
+from tests.envs.json_edits import replaced
+
+ROOT = Path(__file__).resolve().parents[2]
 
 B, ROW = 4, 1  # the games of each engine; the row that gets the extreme action
 INT64, INT32 = np.iinfo(np.int64), np.iinfo(np.int32)
@@ -33,7 +36,8 @@ pytestmark = pytest.mark.skipif(not batch.has_numba(), reason="the numba-only en
 
 @pytest.mark.parametrize("env_id, backend", CASES, ids=[f"{e}-{b}" for e, b in CASES])
 def test_extreme_input_is_refused_without_a_crash(env_id, backend):
-    run = subprocess.run([sys.executable, __file__, env_id, backend], capture_output=True, text=True, timeout=900)
+    run = subprocess.run([sys.executable, "-m", "tests.envs.test_batch_extreme_input", env_id, backend],
+                         cwd=ROOT, capture_output=True, text=True, timeout=900)
     last = (run.stdout.strip().splitlines() or ["(nothing)"])[-1]
     assert run.returncode == 0, (f"exit {run.returncode} during: {last}\n{run.stderr[-3000:]}")
     assert last == "all probes passed"
@@ -102,15 +106,6 @@ def _leaves(data, path=()):
         yield path
 
 
-def _replaced(data, path, value):
-    out = copy.deepcopy(data)
-    inner = out
-    for key in path[:-1]:
-        inner = inner[key]
-    inner[path[-1]] = value
-    return out
-
-
 def _loads(env, state, before) -> bool:
     """Whether `load` took the state into row 2; a refusal is a ValueError that changed no game."""
     try:
@@ -137,7 +132,7 @@ def probe_snapshots(env, twin) -> None:
         for value in EXTREMES:
             _say(f"load: snapshot with {'.'.join(map(str, path))} = {value}")
             try:
-                state = env.game.state_from_json(_replaced(good, path, value))
+                state = env.game.state_from_json(replaced(good, path, value))
             except ValueError:
                 continue
             loaded |= _loads(env, state, before)

@@ -18,6 +18,7 @@ from card_envs.agents import make_policy
 from card_envs.games.split_the_hoard.game import SplitTheHoardGame
 from card_envs.games.split_the_hoard.rules import CLAIM, GAME_OVER, NEGOTIATE, REVEAL
 from tests.conftest import random_walk
+from tests.envs.json_edits import replaced
 
 STH = SplitTheHoardGame()  # 3 players, class powers on
 CS = STH.cards
@@ -192,17 +193,6 @@ def leaf_paths(value, path=()):
     elif isinstance(value, list) and value:
         for i in sorted({0, len(value) - 1}):
             yield from leaf_paths(value[i], path + (i,))
-
-
-def replaced(data, path, value):
-    if not path:
-        return value
-    out = copy.deepcopy(data)
-    inner = out
-    for key in path[:-1]:
-        inner = inner[key]
-    inner[path[-1]] = value
-    return out
 
 
 def positions_to_mutate(game) -> list:

@@ -10,6 +10,7 @@ from numba import njit
 from card_envs.batch.base import reusable
 from card_envs.batch.cpu import forced_decisions, piece_offsets, state_views
 from card_envs.batch.numba_borrow import borrowed
+from card_envs.batch.numba_checks import all_legal
 from card_envs.batch.numba_copy import copy_run, zero_row
 from card_envs.batch.numba_prefetch import prefetch_rows
 from card_envs.batch.piles.engine import PilesBatch
@@ -187,10 +188,8 @@ def piles_step(n, a, legal, mask, obs, off, loc, height, tops, plen, words, hsiz
     once for the three. False, with nothing applied, unless every action is one `legal` allows (the
     kernels do not check their arrays' bounds). A game that ended gets a stale mask and
     observation, redone by `piles_refresh` once it is dealt."""
-    for b in range(a.shape[0]):
-        x = a[b]
-        if x < 0 or x >= legal.shape[1] or not legal[b, x]:
-            return False
+    if not all_legal(a, legal):
+        return False
     (legal, mask, obs, off, loc, height, tops, plen, words, hsize, cur, turns, passes, colour0, second, colour,
      by52, rank, points, neighbours, by10, by20, by40, by54, work) = borrowed((
         legal, mask, obs, off, loc, height, tops, plen, words, hsize, cur, turns, passes, colour0, second,

@@ -11,6 +11,7 @@ from numba import njit
 from card_envs.batch.base import reusable
 from card_envs.batch.cpu import forced_decisions, piece_offsets, state_views
 from card_envs.batch.numba_borrow import borrowed
+from card_envs.batch.numba_checks import all_legal
 from card_envs.batch.numba_copy import copy_run, zero_row
 from card_envs.batch.numba_prefetch import prefetch_rows
 from card_envs.batch.numba_stream import stream_fence, stream_row
@@ -275,10 +276,8 @@ def tp_step(n, a, legal, mask, scratch, obs, off, cards, loc, spos, stack_ord, s
     once for the three. False, with nothing applied, unless every action is one `legal` allows
     (the kernels do not check their arrays' bounds). A game that ended gets a stale mask and
     observation, redone by `tp_refresh` once it is dealt."""
-    for b in range(a.shape[0]):
-        x = a[b]
-        if x < 0 or x >= legal.shape[1] or not legal[b, x]:
-            return False
+    if not all_legal(a, legal):
+        return False
     # The arrays without their reference counts: numba would count every array at every helper.
     (legal, mask, scratch, obs, off, cards, loc, spos, stack_ord, stack_len, deck, deck_len, lo, hi, plen, diamonds,
      hsize, cur, phase, passes, rank, diamond, by52, by4, by35, by_n, fits) = borrowed((
