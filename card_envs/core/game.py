@@ -92,6 +92,8 @@ class Game(abc.ABC):
     # ----- for pictures and replays (card_envs.replay): optional, neutral by default -------------
     # The render's lines above the board on the replay page (Dominion's second names the kingdom).
     render_head_lines: ClassVar[int] = 1
+    # A move's words that a turn's line leaves out where the move was forced (an ending nobody chose).
+    quiet_forced_moves: ClassVar[tuple[str, ...]] = ("done",)
 
     def board_zones(self, state: "State", viewer: int | None) -> list[dict[str, Any]]:
         """What `render` shows, as zones of cards (`card_envs.core.boards`, same visibility

@@ -134,7 +134,7 @@ def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> di
         texts.append(step_texts)
         seen.append(step_seen)
         state.apply(action)
-    _add_move_lines(steps, texts, seen, strings, [key for key, _ in views])
+    _add_move_lines(steps, texts, seen, strings, [key for key, _ in views], game.quiet_forced_moves)
     labels = [("spectator (public information)" if viewer is None else "everything (all hidden cards)"
                if viewer == -1 else f"player_{viewer}"
                + (f" ({replay.players[viewer]})" if replay.players and viewer < len(replay.players) else ""))
@@ -146,7 +146,7 @@ def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> di
 
 
 def _add_move_lines(steps: list[dict], texts: list[dict], seen: list[dict], strings: _Strings,
-                    views: list[str]) -> None:
+                    views: list[str], quiet: tuple[str, ...]) -> None:
     """Each position's ``turn`` and, per view, ``m``: its turn's line up to the move made there."""
     turn, start = -1, 0
     for i, step in enumerate(steps):
@@ -160,7 +160,7 @@ def _add_move_lines(steps: list[dict], texts: list[dict], seen: list[dict], stri
                 continue
             after = [last_move(texts[j + 1][key]) for j in range(start, i + 1)]
             line = turn_line(step["actor"], [seen[j][key] for j in range(start, i + 1)],
-                             last_move(texts[start][key]), after)
+                             last_move(texts[start][key]), after, quiet)
             f["m"] = strings(line)
 
 

@@ -31,7 +31,6 @@ from card_envs.core.game import Game, State
 
 WORLDS = 2  # positions drawn per check, besides the real one
 LAST_MOVE = ("  last move: ", "  last play: ")  # the render line that names a turn's play, where a game has one
-ENDS = ("done", "ends actions", "ends treasures", "ends buys")  # a forced one says nothing in a turn's line
 
 
 def _after(state: State, action: int) -> State:
@@ -122,11 +121,12 @@ def last_move(lines: list[str]) -> str | None:
 
 
 def turn_line(actor: int, decisions: list[tuple[str, str | None, bool]], before: str | None,
-              after: list[str | None]) -> str:
+              after: list[str | None], quiet: tuple[str, ...] = ("done",)) -> str:
     """One line for a turn (or its start) as one view saw it.
 
     ``decisions``: (context, phrase or None where hidden from the view, forced) per decision;
-    ``before``/``after``: the render's last-move line before the turn and after each decision.
+    ``before``/``after``: the render's last-move line before the turn and after each decision;
+    ``quiet``: the words of a forced decision left out (``Game.quiet_forced_moves``).
     Where the game names its plays there, those sentences: "player_1 drew a card, then played 4H
     onto stack 2"; else the decisions under their contexts: "player_0: commit card: Ruby,
     Emerald; commit coins: negotiate card 3 (3 coins) x2, done"."""
@@ -139,7 +139,7 @@ def turn_line(actor: int, decisions: list[tuple[str, str | None, bool]], before:
         return plays[0] + "".join(", then " + (p[len(who):] if p.startswith(who) else p) for p in plays[1:])
     groups: list[list] = []  # [context, [[phrase, count], ...]]
     for context, name, forced in decisions:
-        if forced and name in ENDS and len(decisions) > 1:
+        if forced and name in quiet and len(decisions) > 1:
             continue
         phrase = name if name is not None else "a hidden choice"
         if not groups or groups[-1][0] != context:

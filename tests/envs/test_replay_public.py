@@ -130,7 +130,7 @@ def test_the_spectator_names_every_public_move_and_no_secret_one(env_id, config,
             seen.append((context, phrase if says("public") else None, len(state.legal_actions()) == 1))
             line = strings[step["v"]["public"]["m"]]
             if line.startswith(f"player_{actor}: "):
-                expected = turn_line(actor, seen, None, [None] * len(seen))
+                expected = turn_line(actor, seen, None, [None] * len(seen), game.quiet_forced_moves)
                 assert line == expected, (where, line, expected)
         if game.name == "split_the_hoard":
             _check_final_scoring(replay, data)

@@ -38,6 +38,7 @@ class DominionGame(Game):
     version = 0
     snapshot_format = 1
     render_head_lines = 2  # the render's first line names the kingdom, the second says whose turn
+    quiet_forced_moves = ("done", "ends actions", "ends treasures", "ends buys")  # a phase ended for him
 
     def __init__(self, num_players: int = 2, kingdom: Any = "T1-A", bane: str | None = None,
                  max_turns: int = 100, reward: str = "win", ally: str | None = None):
