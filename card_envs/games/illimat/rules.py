@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.cards import RANK, SUIT
-from card_envs.core.game import Game, IllegalActionError, State
+from card_envs.core.game import Game, IllegalActionError, State, named_actions
 from card_envs.core.rewards import rank_returns, score_returns
 from card_envs.games.illimat.cards import (
     ACTION, CHANGELING, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DECISION_NAMES, DONE, FACE, FIELD, FIELD0, FOREST_QUEEN,
@@ -184,12 +184,10 @@ class IllimatState(LegalMoves, RoundFlow, Encoding, State):
 
     def _raise_illegal(self, action: Any) -> None:
         self.game.check_action(action)
-        legal = self.legal_actions()
-        shown = ", ".join(f"{a} ({describe_action(a)})" for a in legal[:12])
-        more = "" if len(legal) <= 12 else f", ... {len(legal)} in all"
+        shown = named_actions(self.legal_actions(), describe_action)
         raise IllegalActionError(
             f"action {action} ({describe_action(int(action))}) is illegal for seat {self.current_player} "
-            f"at the {DECISION_NAMES[self.decision]} decision; legal: {shown or 'none (game over)'}{more}")
+            f"at the {DECISION_NAMES[self.decision]} decision; legal: {shown or 'none (game over)'}")
 
     # decisions of the main play
     def _turn_choice(self, action: int) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import Game, IllegalActionError, State
+from card_envs.core.game import Game, IllegalActionError, State, named_actions
 from card_envs.core.rewards import rank_returns, score_returns
 from card_envs.games.split_the_hoard import effects
 from card_envs.games.split_the_hoard.effects import (
@@ -345,12 +345,10 @@ class SplitTheHoardState(State):
 
     def _raise_illegal(self, action: Any) -> None:
         self.game.check_action(action)
-        legal = self.legal_actions()
-        shown = ", ".join(f"{a} ({self.game.action_to_string(a)})" for a in legal[:12])
-        more = "" if len(legal) <= 12 else f", ... {len(legal)} in all"
+        shown = named_actions(self.legal_actions(), self.game.action_to_string)
         raise IllegalActionError(
             f"action {action} ({self.game.action_to_string(int(action))}) is illegal for seat {self.current_player} "
-            f"at the {DECISION_NAMES[self.decision]} decision; legal: {shown or 'none (game over)'}{more}")
+            f"at the {DECISION_NAMES[self.decision]} decision; legal: {shown or 'none (game over)'}")
 
     def _use(self, p: int, action: int) -> None:
         """Use an ability: discard the Treasure (or spend the class power), then its effect."""

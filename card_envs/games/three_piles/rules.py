@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.cards import ACE, DIAMONDS, KING, RANK, SUIT, card_names
-from card_envs.core.game import Game, IllegalActionError, State
+from card_envs.core.game import Game, IllegalActionError, State, named_actions
 from card_envs.core.text import show
 from card_envs.core.layout import Layout, Piece
 from card_envs.core.rewards import terminal_returns
@@ -297,11 +297,10 @@ class ThreePilesState(State):
     def _raise_illegal(self, action: Any) -> None:
         self.game.check_action(action)  # raises for non-integers and out-of-range values
         desc = describe_action(int(action))
-        shown = ", ".join(f"{a} ({describe_action(a)})" for a in self.legal_actions()[:12])
-        more = "" if len(self.legal_actions()) <= 12 else f", ... {len(self.legal_actions())} in all"
+        shown = named_actions(self.legal_actions(), describe_action)
         raise IllegalActionError(
             f"action {action} ({desc}) is illegal for seat {self.current_player} in phase "
-            f"{PHASE_NAMES[self.phase]}; legal: {shown or 'none (game over)'}{more}")
+            f"{PHASE_NAMES[self.phase]}; legal: {shown or 'none (game over)'}")
 
     def _end_turn(self) -> None:
         n = self.game.num_players
