@@ -4,8 +4,10 @@
     python -m card_envs.agents.play three_piles_v0 --players heuristic random --games 200   # win rates only
     python -m card_envs.agents.play illimat_v0 --human --seat 1 --opponent random            # you play seat 1
     python -m card_envs.agents.play --human --resume illimat_v0_seat1.snapshot.json          # after 'quit'
+    python -m card_envs.agents.play dominion_v0 --web --opponent shipped:dominion_v0        # in a browser
 
 ``--human``: you play one seat in the terminal against ``--opponent`` (see `card_envs.agents.human`).
+``--web``: a local server and a page per human seat (``--seat 0 2`` for two people; `card_envs.web`).
 """
 
 from __future__ import annotations
@@ -32,11 +34,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0, help="seed of the deal and of the agents")
     parser.add_argument("--games", type=int, default=1,
                         help="more than 1: play that many seat-rotated games and print win rates only")
-    human = parser.add_argument_group("playing yourself (--human)")
+    human = parser.add_argument_group("playing yourself (--human in the terminal, --web in a browser)")
     human.add_argument("--human", action="store_true", help="play one seat yourself in the terminal")
-    human.add_argument("--seat", type=int, default=None, help="your seat (default 0, or the --resume file's)")
-    human.add_argument("--opponent", default=None, metavar="SPEC",
-                       help="the policy of every other seat (card_envs.agents.make_policy: random, heuristic, greedy, "
+    human.add_argument("--web", action="store_true",
+                       help="play in a browser: a local server prints one link per human seat (card_envs.web)")
+    human.add_argument("--seat", type=int, nargs="+", default=None, metavar="K",
+                       help="your seat (default 0, or the --resume file's); with --web several: one link each")
+    human.add_argument("--opponent", nargs="+", default=None, metavar="SPEC",
+                       help="the policy of every other seat, or one per other seat in seat order with --web "
+                            "(card_envs.agents.make_policy: random, heuristic, greedy, "
                             "ismcts, a game's named bot, a .pt checkpoint or shipped:<env_id>); default: "
                             "heuristic where the game has one, else random, or the --resume file's")
     human.add_argument("--config", default=None, metavar="JSON",
@@ -44,21 +50,39 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     human.add_argument("--resume", metavar="FILE", help="go on with a game saved by 'quit' (implies --human)")
     human.add_argument("--save", metavar="FILE",
                        help="where 'quit' saves the game (default: <env_id>_seat<K>.snapshot.json, or the "
-                            "--resume file)")
+                            "--resume file); with --web the game is saved there after every move (default: "
+                            "<env_id>_web.game.json)")
+    web = parser.add_argument_group("in a browser (--web)")
+    web.add_argument("--port", type=int, default=8000, help="the server's port (0: any free one)")
+    web.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (0.0.0.0: other machines too, for two people on two machines)")
+    web.add_argument("--replays", default="web_games", metavar="DIR", help="where each finished game is saved as a replay")
+    web.add_argument("--delay", type=float, default=0.6, help="seconds between the other seats' moves")
     args = parser.parse_args(argv)
     args.parser = parser
     if args.seed < 0:
         parser.error(f"--seed must be 0 or more, got {args.seed}")
     if args.games < 1:
         parser.error(f"--games must be 1 or more, got {args.games}")
-    if args.resume:
+    if args.human and args.web:
+        parser.error("--human (the terminal) or --web (a browser), not both")
+    if args.resume and not args.web:
         args.human = True
-    if not args.human:
+    if not args.web and args.seat is not None and len(args.seat) > 1:
+        parser.error(f"--seat: the terminal plays one seat, got {args.seat}; several people play with --web")
+    if not args.web and args.opponent is not None and len(args.opponent) > 1:
+        parser.error(f"--opponent: the terminal takes one policy for every other seat, got {args.opponent}")
+    if args.web and not args.resume and args.env_id is None:
+        args.env_id = "three_piles_v0"
+    if not args.web:
+        args.seat = args.seat[0] if args.seat else None
+        args.opponent = args.opponent[0] if args.opponent else None
+    if not args.human and not args.web:
         if args.env_id is None:
             args.env_id = "three_piles_v0"
         given = [f"--{k}" for k in ("seat", "opponent", "config", "save") if getattr(args, k) is not None]
         if given:
-            parser.error(f"{', '.join(given)}: for a game you play yourself only; add --human")
+            parser.error(f"{', '.join(given)}: for a game you play yourself only; add --human or --web")
     return args
 
 
@@ -121,6 +145,10 @@ def human_main(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.web:
+        from card_envs.agents.play_web import web_main
+
+        return web_main(args)
     if args.human:
         return human_main(args)
     if args.players is None:
