@@ -95,8 +95,7 @@ class WebGame:
                              f"policies at {sorted(policies)}")
         self.humans, self.policies, self.specs = dict(humans), dict(policies), dict(specs)
         self.seat_of = {token: seat for seat, token in self.humans.items()}
-        self.labels = [f"human ({'you' if len(humans) == 1 else f'link {s}'})" if s in humans else specs[s]
-                       for s in range(n)]
+        self.labels = ["human" if s in humans else specs[s] for s in range(n)]
         self.save_path, self.replay_dir = Path(save_path), Path(replay_dir)
         self.helpers = helpers or Helpers()
         self.game_id = game_id or time.strftime("%Y%m%d_%H%M%S") + "_" + secrets.token_hex(3)
@@ -305,7 +304,8 @@ class WebGame:
     # ----- files ------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {"format": SAVE_FORMAT, "kind": SAVE_KIND, "env_id": self.env_id, "config": self.game.config,
-                "seed": self.seed, "game_id": self.game_id, "initial": self.initial, "actions": self.actions,
+                "seed": self.seed, "game_id": self.game_id, "version": self.version, "initial": self.initial,
+                "actions": self.actions,
                 "humans": {str(s): t for s, t in self.humans.items()},
                 "policies": {str(s): spec for s, spec in self.specs.items()},
                 "snapshot": {"env_id": self.env_id, "config": self.game.config, "state": self.state.to_json()},

@@ -15,6 +15,9 @@ import json
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -208,12 +211,12 @@ def test_a_whole_game_by_clicks_with_a_reload_and_no_leak(browser, tmp_path, env
                     "document.body.dataset.version")
                 assert after == before
                 reloaded = True
+            if moves == 6 and env_id == "illimat_v0" and os.environ.get("WEB_SCREENSHOT"):
+                page.screenshot(path=os.environ["WEB_SCREENSHOT"])  # the README's picture
             version = page.evaluate("document.body.dataset.version")
             _click_a_move(page, rng)
             _wait_for_my_move(page, version)
             moves += 1
-        if os.environ.get("WEB_SCREENSHOT") and env_id == "illimat_v0":
-            page.screenshot(path=os.environ["WEB_SCREENSHOT"])
         assert reloaded and moves > 4
         assert "Game over" in page.inner_text("#result")
         page.fill("#help-topic", "rules")
@@ -227,7 +230,7 @@ def test_a_whole_game_by_clicks_with_a_reload_and_no_leak(browser, tmp_path, env
     assert session.state.is_terminal()
     assert _check_answers(session, answers) > moves
     replay = load_replay(session.replay_file)
-    assert replay.actions == session.actions and replay.players[0] == "human (you)"
+    assert replay.actions == session.actions and replay.players[0] == "human"
     assert replay.players[1:] == ["random"] * (session.game.num_players - 1)
     assert replay.final_state().scores() == session.state.scores()
 
@@ -317,6 +320,48 @@ def test_targets_name_what_a_move_names():
     assert targets("take stack 0 top -> pile 1", zones, 0) == ["z0", "z2"]  # not the other seat's pile
     assert targets("place 2C on r2c0", zones, 0) == ["c1:2C"]  # "2C" is not in "r2c0"
     assert targets("field 0", zones, 0) == ["g:field 0 (summer)"] and targets("stockpile", zones, 0) == []
+
+
+def _start(argv: list[str]) -> tuple[subprocess.Popen, str]:
+    """The command in a process of its own, and the first link it prints."""
+    process = subprocess.Popen([sys.executable, "-m", "card_envs.agents.play", *argv], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    for line in process.stdout:
+        if found := re.search(r"player_0: (http://\S+)", line):
+            return process, found.group(1)
+    raise AssertionError(f"no link printed: {process.communicate()[1][-2000:]}")
+
+
+def _stop(process: subprocess.Popen) -> str:
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err[-2000:]
+    return err
+
+
+def test_the_command_serves_the_game_and_resumes_it_after_a_restart(tmp_path):
+    save = tmp_path / "game.json"
+    process, link = _start(["three_piles_v0", "--web", "--port", "0", "--opponent", "random", "--delay", "0",
+                            "--save", str(save), "--replays", str(tmp_path / "replays")])
+    try:
+        api = link.replace("/play/", "/api/")
+        with urllib.request.urlopen(link, timeout=30) as answer:
+            assert answer.read().decode().startswith("<!DOCTYPE html>")
+        with urllib.request.urlopen(api + "/view", timeout=30) as answer:
+            view = json.loads(answer.read())
+        move = json.dumps({"action": view["legal"][0]["action"], "version": view["version"]}).encode()
+        with urllib.request.urlopen(urllib.request.Request(api + "/move", data=move), timeout=30) as answer:
+            assert json.loads(answer.read())["version"] > view["version"]
+    finally:
+        err = _stop(process)
+    assert "--web --resume" in err and read_save(save)["actions"]
+    process, again = _start(["--web", "--resume", str(save), "--port", "0"])
+    try:
+        assert again.split("/play/")[1] == link.split("/play/")[1], "the same link, so an open page reconnects"
+        with urllib.request.urlopen(again.replace("/play/", "/api/") + "/view", timeout=30) as answer:
+            assert json.loads(answer.read())["version"] == read_save(save)["version"]
+    finally:
+        _stop(process)
 
 
 @pytest.mark.parametrize("argv, words", [
