@@ -293,14 +293,17 @@ JS = r"""
       .then(function (next) { show(next); if (!view.result) poll(); })
       .catch(function () { setTimeout(poll, 1000); });
   }
-  document.getElementById("help-form").addEventListener("submit", function (e) {
-    e.preventDefault();
-    var topic = document.getElementById("help-topic").value;
+  function help(topic) {  // the terminal's help: "" the topics, "rules", a card's name
     fetch(api + "/help?topic=" + encodeURIComponent(topic))
       .then(function (r) { return r.json(); })
       .then(function (answer) { document.getElementById("help-text").textContent = symbols(answer.text); })
       .catch(function () {});
+  }
+  document.getElementById("help-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    help(document.getElementById("help-topic").value);
   });
+  help("");
   window.addEventListener("keydown", function (e) {
     if (e.key === "Escape" && view) { selection = []; hint(""); mark(); }
   });

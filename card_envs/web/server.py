@@ -15,6 +15,7 @@ missing or oversized body, 422 an illegal action.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -52,6 +53,11 @@ class PlayServer(ThreadingHTTPServer):
         thread = threading.Thread(target=self.serve_forever, daemon=True, name="card_envs.web")
         thread.start()
         return thread
+
+    def handle_error(self, request, client_address) -> None:
+        """A page reloaded or closed while its request was open is no error worth a traceback."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
     def stop(self) -> None:
         self.session.close()

@@ -219,9 +219,10 @@ def test_a_whole_game_by_clicks_with_a_reload_and_no_leak(browser, tmp_path, env
             moves += 1
         assert reloaded and moves > 4
         assert "Game over" in page.inner_text("#result")
+        assert page.inner_text("#help-text").startswith("Help topics: 'rules'")  # shown from the start
         page.fill("#help-topic", "rules")
         page.click("#help-button")
-        page.wait_for_function("document.getElementById('help-text').textContent.length > 0")
+        page.wait_for_function("document.getElementById('help-text').textContent.indexOf('Rules of') === 0")
         assert f"Rules of {env_id}" in page.inner_text("#help-text")
     finally:
         page.close()
