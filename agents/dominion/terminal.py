@@ -1,6 +1,7 @@
 """Dominion in the terminal (`card_envs.agents.human`): the supply as a table, a buy or gain's
 cost and cards left beside each choice, and ``help <card>``: a card's cost, types and text (a pile,
-an Ally or a term of the card texts too)."""
+an Ally or a term of the card texts too); for the browser page (`card_envs.web`), where a move's
+card lies (`move_places`)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,12 @@ def choice_note(state, action: int) -> str:
     pile, top = state.piles[action - PILE0], state.piles[action - PILE0][-1]
     name = f"{CARD_NAMES[top]} " if CARD_NAMES[top] != PILE_NAMES[action - PILE0] else ""  # a split pile's top
     return f"{name}{cost_text(top)}, {len(pile)} left"
+
+
+def move_places(name: str) -> str:
+    """Where a move's card lies, for clicking it on the browser page (`card_envs.web.session.targets`):
+    a "card X" decision takes one of the player's own cards, a "pile X" one a Supply pile."""
+    return "own" if name.startswith("card ") else "shared" if name.startswith("pile ") else "all"
 
 
 def board(text: str, state) -> str:

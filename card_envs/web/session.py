@@ -42,7 +42,8 @@ class Refused(Exception):
 class Helpers:
     """What the terminal game explains, given to the page (`card_envs.agents.human`): the rules in
     brief, and the game's optional helpers (``choice_note``, ``missing``, ``card_help``,
-    ``board``, ``HELP_TOPIC``; see `card_envs.agents.human.terminal_help`)."""
+    ``board``, ``HELP_TOPIC``; see `card_envs.agents.human.terminal_help`; and for the page only
+    ``move_places(action name)``: where a move's cards lie, "own", "shared" or "all", see `targets`)."""
 
     rules: str = ""
     module: Any = None
@@ -56,14 +57,17 @@ def _phrase_in(phrase: str, text: str) -> bool:
     return bool(phrase) and re.search(rf"(?<![\w*]){re.escape(phrase)}(?![\w*])", text) is not None
 
 
-def targets(name: str, zones: list[dict[str, Any]], seat: int) -> list[str]:
+def targets(name: str, zones: list[dict[str, Any]], seat: int, where: str = "all") -> list[str]:
     """What on the board an action names, as the page's click keys: ``c<zone>:<label>`` a face-up
     card, ``z<zone>`` a zone (by its name), ``g:<group>`` a group (its name before " (", Illimat's
-    "field 0"). Only the seat's own zones and the shared ones; an action that is a zone's whole
-    name (Illimat's "stockpile", a kind of play) is a button, not that zone."""
+    "field 0"). In the seat's own zones and the shared ones (``where="all"``), or only its own
+    (``"own"``) or only the shared (``"shared"``): the game's terminal helpers may say which
+    (``move_places``: Dominion's "card Silver" is in hand, "pile Silver" in the Supply). An action
+    that is a zone's whole name (Illimat's "stockpile", a kind of play) is a button, not that zone."""
+    owners = {"all": (None, seat), "own": (seat,), "shared": (None,)}[where]
     found: list[str] = []
     for i, z in enumerate(zones):
-        if z["owner"] not in (None, seat):
+        if z["owner"] not in owners:
             continue
         stem = z["group"].split(" (")[0]
         if not stem.startswith("player_") and _phrase_in(stem, name):
@@ -260,12 +264,13 @@ class WebGame:
         return view
 
     def _legal(self, known: State, seat: int, zones: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        game, note = self.game, self.helpers.get("choice_note")
+        game, note, places = self.game, self.helpers.get("choice_note"), self.helpers.get("move_places")
         moves = []
         for a in known.legal_actions():
             name = game.action_to_string(a)
             moves.append({"action": int(a), "name": name, "phrase": game.describe_move(known, a)[1],
-                          "note": (note(known, a) or "") if note else "", "targets": targets(name, zones, seat)})
+                          "note": (note(known, a) or "") if note else "",
+                          "targets": targets(name, zones, seat, places(name) if places else "all")})
         return moves
 
     def _move_lines(self, seat: int) -> list[dict[str, Any]]:

@@ -323,6 +323,16 @@ def test_targets_name_what_a_move_names():
     assert targets("field 0", zones, 0) == ["g:field 0 (summer)"] and targets("stockpile", zones, 0) == []
 
 
+def test_a_game_may_say_where_a_moves_cards_lie():
+    """Dominion's "card Copper" is a card of the mover's (played from hand), "pile Copper" the Supply's."""
+    places = terminal_help("dominion").move_places
+    zones = [{"group": "supply", "name": "Copper", "owner": None, "cards": [{"label": "Copper", "n": 46}]},
+             {"group": "player_0", "name": "hand", "owner": 0, "cards": [{"label": "Copper"}]}]
+    assert targets("card Copper", zones, 0, places("card Copper")) == ["c1:Copper"]
+    assert targets("pile Copper", zones, 0, places("pile Copper")) == ["z0", "c0:Copper"]
+    assert set(targets("card Copper", zones, 0)) == {"z0", "c0:Copper", "c1:Copper"}  # by default: anywhere
+
+
 def _start(argv: list[str]) -> tuple[subprocess.Popen, str]:
     """The command in a process of its own, and the first link it prints."""
     process = subprocess.Popen([sys.executable, "-m", "card_envs.agents.play", *argv], stdout=subprocess.PIPE,
