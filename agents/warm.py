@@ -4,10 +4,11 @@
 
 
 The batched engines (`card_envs.batch`) and the scripted agents' ``act_batch`` (3 Piles, Split the
-Hoard, Dominion, Illimat) are numba kernels compiled with ``cache=True``: their first use on a fresh install
-compiles them (3 Piles about 10 s, Split the Hoard and Dominion a few minutes on a busy 2-core
-machine) and numba writes the result to its cache, ``__pycache__`` beside each kernel's module (or
-the folder ``NUMBA_CACHE_DIR`` names); every later process loads them from there in a second or two.
+Hoard, Dominion, Illimat) are numba kernels compiled with ``cache=True``: their first use compiles
+them (seconds for 3 Piles, a minute or two for the others) and numba keeps the result in the user's
+cache, one folder per card_envs version shared by every clone, editable install and wheel of it
+(`card_envs.numba_cache`; ``NUMBA_CACHE_DIR`` moves it); every later process loads them from there
+in a second or two.
 
 `warm_up(env_id)` plays one short batch of games (each game to its end at least once) with the
 env's batched engine and its scripted agents, so every kernel they use is compiled, or loaded from
@@ -37,6 +38,10 @@ import numpy as np
 import card_envs
 from card_envs.agents import make_policy, opponent_names
 
+# A scripted agent's Python `act` plays a game in 3-60 ms (2 cores, 2026-12-06) where its kernels take
+# 2 s (3 Piles) to a few minutes (Split the Hoard, Illimat) to compile on a cold cache: below this
+# many games an evaluation is done in Python before a compile would be.
+COMPILE_PAYS_AT = 2_000
 GAMES = 8  # games of the warm-up batch
 MAX_STEPS = 20_000  # a warm-up batch stops here even if some game has not ended (none comes close)
 
@@ -66,13 +71,21 @@ def has_numba() -> bool:
 
 
 def cache_location() -> str:
-    """Where numba keeps compiled kernels: ``NUMBA_CACHE_DIR`` where set, else ``__pycache__`` beside
-    each kernel's module."""
-    from numba.core import config
+    """Where numba keeps card_envs' compiled kernels: ``NUMBA_CACHE_DIR`` where set, else this
+    version's folder in the user's cache (`card_envs.numba_cache`)."""
+    from card_envs.numba_cache import cache_location
 
-    if config.CACHE_DIR:
-        return f"{config.CACHE_DIR} (NUMBA_CACHE_DIR)"
-    return "__pycache__ beside each kernel's module (NUMBA_CACHE_DIR moves it)"
+    return cache_location()
+
+
+def worth_compiling(games: int, choice: bool | None = None) -> bool:
+    """Whether ``games`` games of an evaluation should play the scripted agents' compiled
+    ``act_batch`` (compiling its kernels where the cache lacks them) rather than their Python `act`
+    row by row (`card_envs.agents.policy.RowByRow`; the same decisions): at `COMPILE_PAYS_AT` games
+    and more, where numba is installed. ``choice`` True or False overrides the rule."""
+    if choice is not None:
+        return choice and has_numba()
+    return has_numba() and games >= COMPILE_PAYS_AT
 
 
 def compiled_agents(game) -> list[str]:
@@ -120,14 +133,16 @@ def warm_up(env_id: str, config: dict[str, Any] | None = None, *, engine: bool =
     out = None if quiet else out or sys.stderr
     game = card_envs.make_game(env_id, **config)
     compiled = compiled_agents(game) if agents is not False else []
-    specs = compiled if agents is True else [spec for spec in agents if spec in compiled]
+    specs = compiled if agents is True else [spec for spec in agents or () if spec in compiled]
     key = json.dumps(game.config, sort_keys=True, default=str)  # with its defaults: one key per configuration
     batched = engine and _has_engine(env_id, config)
     what = [name for name, used in (("batched engine", batched), ("scripted agents", specs)) if used]
     if not what:
         return Warmup(env_id, time.perf_counter() - began, 0)
+    from card_envs.numba_cache import announced_elsewhere
+
     compiles = _compiles(env_id, " and ".join(what), out)
-    with event.install_listener("numba:compile", compiles):
+    with event.install_listener("numba:compile", compiles), announced_elsewhere():
         if what[0] == "batched engine":
             for forced in auto_forced:
                 part = (env_id, key, f"engine:{forced}")
@@ -156,7 +171,7 @@ def _compiles(env_id: str, what: str, out: TextIO | None):
 
         def on_start(self, ev) -> None:
             if not self.count and out is not None:
-                print(f"{env_id}: compiling the numba kernels of its {what}, once per install (then cached in "
+                print(f"{env_id}: compiling the numba kernels of its {what}, once per version (then cached in "
                       f"{cache_location()}): seconds to minutes ...", file=out, flush=True)
             self.count += 1
             cache = getattr(ev.data.get("dispatcher"), "_cache", None)  # numba's own: where it writes this kernel
@@ -170,14 +185,18 @@ def _compiles(env_id: str, what: str, out: TextIO | None):
 
 
 def _cache_folders(folders: set[str]) -> tuple[str, ...]:
-    """The cache folders written, relative to the working directory where they lie under it; under
-    ``NUMBA_CACHE_DIR``, that folder alone."""
+    """The cache folders written: ``NUMBA_CACHE_DIR`` or the user cache's folder of this version
+    alone where they lie under it; others (numba's default, ``__pycache__`` beside a kernel where
+    the user cache cannot be written) relative to the working directory where they lie under it."""
     from numba.core import config
+
+    from card_envs.numba_cache import cache_root
 
     if config.CACHE_DIR:
         return (str(config.CACHE_DIR),)
-    shown = []
-    for folder in sorted(folders):
+    root = cache_root()
+    shown = sorted({str(root)} if any(Path(folder).is_relative_to(root) for folder in folders) else set())
+    for folder in sorted(folder for folder in folders if not Path(folder).is_relative_to(root)):
         path = Path(folder)
         shown.append(str(path.relative_to(Path.cwd())) if path.is_relative_to(Path.cwd()) else folder)
     return tuple(shown)

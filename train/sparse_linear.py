@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 import torch
-from numba import njit
+from card_envs.numba_cache import njit
 
 # Below this share of non-zero entries the sparse product is clearly faster than the dense one
 # (2,048 x 5,808 into 256 units: at 2.7% non-zero 80 ms against 292, at 8% 160 against 295, at 12%

@@ -321,7 +321,7 @@ def _decide_all(observations, legal, bots, at, tables, actions) -> None:
 
 
 try:
-    from numba import njit
+    from card_envs.numba_cache import njit
 except ImportError:  # numba is in the train and batch extras; a bare install plays `act` per row
     _decide_batch = None
 else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.kernels import FACE_A, FOOL_A, RANK_A, RING_A, RING_POS_A, SUIT_A

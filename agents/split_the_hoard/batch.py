@@ -654,7 +654,7 @@ CALLED = ("_after_card", "_after_coins", "_expected_max", "_pool_values", "_stea
           "_outcome_best_action", "_turn_ability", "_draw", "_turn", "_buy_slot", "_least_desirable", "_commit_coins",
           "_react", "_priority", "_target", "_take_give", "_best_card", "_decide_row")
 try:
-    from numba import njit
+    from card_envs.numba_cache import njit
 except ImportError:  # numba is in the train and batch extras; a bare install plays `act` per row
     _decide_batch = None
 else:

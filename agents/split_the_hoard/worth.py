@@ -394,7 +394,7 @@ INLINED = ("_count", "_first_max", "_any", "_run_from", "_criterion", "_treasure
            "_progress", "_seat_feats")
 CALLED = ("_read", "_run_estimate", "_worth")
 try:
-    from numba import njit
+    from card_envs.numba_cache import njit
 except ImportError:  # numba is in the train and batch extras; without it `act` runs per row
     pass
 else:  # without numba's runtime: see agents/split_the_hoard/batch.py

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from numba import njit
+from card_envs.numba_cache import njit
 
 
 

@@ -12,11 +12,13 @@ option for either.
 
 from __future__ import annotations
 
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.core.imputils import impl_ret_borrowed, lower_getattr_generic
 from numba.core.typing.templates import AttributeTemplate, infer_getattr
 from numba.extending import intrinsic, models, register_model
+
+from card_envs.numba_cache import njit
 
 
 @intrinsic

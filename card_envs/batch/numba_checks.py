@@ -4,7 +4,7 @@ arrays' bounds: an illegal action would write into other games' rows)."""
 
 from __future__ import annotations
 
-from numba import njit
+from card_envs.numba_cache import njit
 
 
 @njit(cache=True)

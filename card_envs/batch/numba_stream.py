@@ -13,7 +13,8 @@ Written by hand: numba exposes neither the store hint nor a fence.
 from __future__ import annotations
 
 from llvmlite import ir
-from numba import njit, types
+from numba import types
+from card_envs.numba_cache import njit
 from numba.core import cgutils
 from numba.extending import intrinsic
 

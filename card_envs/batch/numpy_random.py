@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Iterable
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 GEN_SIZE = 6  # a generator's uint64 words: state high, low; increment high, low; has_uint32, uinteger
 _STATE_HI, _STATE_LO, _INC_HI, _INC_LO, _HAS32, _UINT32 = range(GEN_SIZE)

@@ -46,7 +46,7 @@ def test_it_says_compiling_as_numba_compiles_and_how_long_it_took(monkeypatch, f
     warmed = warm_up("three_piles_v0", engine=False, out=out)
     lines = out.getvalue().splitlines()
     assert warmed.compiled >= 1 and len(lines) == 2
-    assert lines[0].startswith("three_piles_v0: compiling the numba kernels of its scripted agents, once per install")
+    assert lines[0].startswith("three_piles_v0: compiling the numba kernels of its scripted agents, once per version")
     assert "cached in " in lines[0] and ("NUMBA_CACHE_DIR" in lines[0] or "__pycache__" in lines[0])
     assert lines[1].startswith(f"three_piles_v0: compiled {warmed.compiled} numba functions in ")
     assert "later runs load them" in lines[1]

@@ -5,7 +5,7 @@ in `dominion_zones`.
 
 from __future__ import annotations
 
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.dominion import kernels as K
 from card_envs.batch.dominion.zones import (

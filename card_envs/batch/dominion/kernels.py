@@ -10,7 +10,7 @@ columns). Card and pile ids are the reference's (`card_envs.games.dominion.cards
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.numba_borrow import borrowed
 from card_envs.games.dominion import cards as cd

@@ -6,7 +6,7 @@ line by line; `apply` is the batched step. `S` and `b` as in `dominion_zones`.
 
 from __future__ import annotations
 
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.dominion import kernels as K
 from card_envs.batch.dominion.effects import (

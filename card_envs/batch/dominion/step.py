@@ -8,7 +8,7 @@ a third slower). `S` as in `dominion_zones`; the other arrays as `dominion_kerne
 
 from __future__ import annotations
 
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.dominion import kernels as K
 from card_envs.batch.dominion.play import apply_one

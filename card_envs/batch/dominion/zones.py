@@ -13,7 +13,7 @@ card tallies), and the game's row b.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.dominion import kernels as K
 from card_envs.batch.numpy_random import shuffle_pair

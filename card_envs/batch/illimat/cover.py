@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from card_envs.batch.illimat.kernels import FOOL_A, L_LOOSE, L_PILE, RANK_A

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 MULTIPLE_CODE = 100
 MAX_SINGLE = 14  # the totals plain_groups_by_total lists: 0..14

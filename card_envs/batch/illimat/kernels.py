@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch import numpy_random as npr
 from card_envs.batch.numba_borrow import borrowed, by_reference

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.cover import NUM_KINDS, covers, field_items, field_sums

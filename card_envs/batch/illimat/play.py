@@ -10,7 +10,7 @@ cards whose `loc` is that seat's, in card order, which is the reference's sorted
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.illimat import cover as C
 from card_envs.batch.illimat import rounds as R

@@ -14,7 +14,7 @@ caches for the same reason.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.illimat.kernels import L_HAND
 from card_envs.batch.numba_borrow import by_reference

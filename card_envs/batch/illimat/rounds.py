@@ -7,7 +7,7 @@ its scoring and the next deal (`rules.IllimatState._end_turn` .. `_start_turn`,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.illimat.kernels import (
     FOOL_A, L_HAND, L_HARVEST, L_LOOSE, L_PILE, L_UNDER, O_CHILDREN_COUNT, O_CLAIMED, O_LUM_UNUSED,

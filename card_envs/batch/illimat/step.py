@@ -8,7 +8,7 @@ afterwards (`IllimatBatch._observe_pieces`).
 
 from __future__ import annotations
 
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.illimat.kernels import observe_row
 from card_envs.batch.illimat.play import apply_one, legal_row

@@ -28,7 +28,7 @@ from collections import namedtuple
 from math import comb
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.illimat import groups as G
 from card_envs.batch.illimat.cover import field_items

@@ -9,7 +9,7 @@ reference moves them.
 
 from __future__ import annotations
 
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.split_the_hoard.kernels import (
     CANCEL_ROLE, E_ACTOR, E_GIVE, E_I, E_KIND, E_M, E_N, E_NPOS, E_OPTIONAL, E_PAY, E_QUEUE, E_SLOT, E_SRC, E_STAGE,

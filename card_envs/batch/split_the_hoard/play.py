@@ -10,7 +10,7 @@ phases) and `game.SplitTheHoardGame.new_state`, for one game b of the state `s`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.split_the_hoard.effects import (
     add_coin, add_hand, add_treasure, answer, decide, discard_treasure, draw, gain, remove_hand, remove_treasure,

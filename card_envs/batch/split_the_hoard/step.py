@@ -8,7 +8,7 @@ arrays cost each call of a helper more than most helpers' work (the step 1.23x f
 
 from __future__ import annotations
 
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.numba_borrow import borrowed, by_reference
 from card_envs.batch.numba_checks import all_legal

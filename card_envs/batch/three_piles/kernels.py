@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import torch
-from numba import njit
+from card_envs.numba_cache import njit
 
 from card_envs.batch.base import reusable
 from card_envs.batch.cpu import forced_decisions, piece_offsets, state_views
