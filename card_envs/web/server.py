@@ -67,7 +67,9 @@ class PlayServer(ThreadingHTTPServer):
 
 class Handler(BaseHTTPRequestHandler):
     server: PlayServer
-    protocol_version = "HTTP/1.1"
+    # HTTP/1.0: one request per connection, so no connection outlives `stop` (a page kept alive on
+    # a stopped server would go on playing a game no longer saved); on localhost it costs nothing.
+    protocol_version = "HTTP/1.0"
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
         if not self.server.quiet:
@@ -133,8 +135,6 @@ class Handler(BaseHTTPRequestHandler):
 
     def _body(self) -> Any:
         length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit() or int(length) > MAX_BODY:
-            self.close_connection = True  # the unread body must not be taken for the next request
         if length is None or not length.isdigit():
             raise Refused(411, "a move needs a Content-Length header")
         if int(length) > MAX_BODY:

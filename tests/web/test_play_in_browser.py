@@ -258,6 +258,38 @@ def test_clicking_a_card_then_a_place_plays_that_move(browser, tmp_path):
         server.stop()
 
 
+def test_an_open_page_goes_on_after_the_server_restarts(browser, tmp_path):
+    """The game is saved after each move: a new server from the save, on the same port, serves the
+    same links, and the page left open reconnects to it and plays on."""
+    session = _session("three_piles_v0", tmp_path, seed=5)
+    server = _serve(session)
+    port = server.server_address[1]
+    page = browser.new_page()
+    try:
+        page.goto(server.links()[0])
+        _wait_for_my_move(page, None)
+        version = page.evaluate("document.body.dataset.version")
+        page.locator("#choices button").first.click()
+        _wait_for_my_move(page, version)
+        board_before = page.inner_text("#board")
+        server.stop()
+        saved = read_save(tmp_path / "game.json")
+        policy = make_policy("random", session.game)
+        again = WebGame(saved["env_id"], saved["config"], saved["humans"], {1: policy}, saved["policies"],
+                        saved["seed"], tmp_path / "game.json", tmp_path / "replays", actions=saved["actions"],
+                        initial=saved["initial"], delay=0, game_id=saved["game_id"])
+        server = PlayServer(again, port=port, wait=5.0)
+        server.start_background()
+        version = page.evaluate("document.body.dataset.version")
+        assert version == str(again.version) and page.inner_text("#board") == board_before
+        page.locator("#choices button").first.click()  # the page's next request reaches the new server
+        _wait_for_my_move(page, version)
+        assert again.version > int(version)
+    finally:
+        page.close()
+        server.stop()
+
+
 # ----- without a browser ------------------------------------------------------------------------------
 def test_bad_requests_are_refused_and_change_nothing(tmp_path):
     session = _session("three_piles_v0", tmp_path, humans=(0, 1))
