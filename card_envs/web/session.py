@@ -64,7 +64,10 @@ def targets(name: str, zones: list[dict[str, Any]], seat: int, where: str = "all
     (``"own"``) or only the shared (``"shared"``): the game's terminal helpers may say which
     (``move_places``: Dominion's "card Silver" is in hand, "pile Silver" in the Supply). An action
     that is a zone's whole name (Illimat's "stockpile", a kind of play) is a button, not that zone."""
-    owners = {"all": (None, seat), "own": (seat,), "shared": (None,)}[where]
+    places = {"all": (None, seat), "own": (seat,), "shared": (None,)}
+    if where not in places:
+        raise ValueError(f"where={where!r}: a move's cards lie in 'all', 'own' or 'shared' zones")
+    owners = places[where]
     found: list[str] = []
     for i, z in enumerate(zones):
         if z["owner"] not in owners:
@@ -99,7 +102,8 @@ class WebGame:
                              f"policies at {sorted(policies)}")
         self.humans, self.policies, self.specs = dict(humans), dict(policies), dict(specs)
         self.seat_of = {token: seat for seat, token in self.humans.items()}
-        self.labels = ["human" if s in humans else specs[s] for s in range(n)]
+        self.labels = ["human" if s in humans else specs.get(s) or getattr(policies[s], "name", "policy")
+                       for s in range(n)]
         self.save_path, self.replay_dir = Path(save_path), Path(replay_dir)
         self.helpers = helpers or Helpers()
         self.game_id = game_id or time.strftime("%Y%m%d_%H%M%S") + "_" + secrets.token_hex(3)
@@ -107,7 +111,7 @@ class WebGame:
                                    "state": self.game.new_state(np.random.default_rng(seed)).to_json()}
         self.state: State = self.game.state_from_json(self.initial["state"])
         self.actions: list[int] = []
-        self.log: list[dict[str, Any]] = []  # per action: actor, forced, per human seat what it saw
+        self.log: list[dict[str, Any]] = []  # per action: its actor, and what each human seat saw of it
         self.lines: list[dict[int, str | None]] = [self._last_moves()]  # per position: each human's last-move line
         self.replay_file: Path | None = None
         self.lock = threading.Condition()
