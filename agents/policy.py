@@ -21,6 +21,22 @@ class Policy(abc.ABC):
         return np.array([self.act(o, m, rng) for o, m in zip(observations, action_masks)], dtype=np.int64)
 
 
+class RowByRow(Policy):
+    """``policy`` deciding a batch row by row with its Python `act`: the same decisions as its
+    compiled ``act_batch``, without compiling its numba kernels (`card_envs.agents.warm.worth_compiling`
+    says when a compile pays). Every other attribute is the policy's."""
+
+    def __init__(self, policy: Policy):
+        self.policy = policy
+        self.name = policy.name
+
+    def act(self, observation, action_mask, rng) -> int:
+        return self.policy.act(observation, action_mask, rng)
+
+    def __getattr__(self, name: str):
+        return getattr(self.policy, name)
+
+
 class StatePolicy(Policy):
     """Base of policies that act on the game state (``needs_state = True``): match runners
     (`card_envs.agents.match`, the gym view, human play) call `act_state` for them. `act` says so, since an

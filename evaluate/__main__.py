@@ -42,7 +42,7 @@ from pathlib import Path
 import card_envs
 from card_envs.agents import baseline_names, named_bots_text, opponent_names, policy_names
 from card_envs.agents.shipped import SHIPPED, is_checkpoint, shipped_names
-from card_envs.agents.warm import warm_up
+from card_envs.agents.warm import COMPILE_PAYS_AT, warm_up, worth_compiling
 from card_envs.core.extras import require
 from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, STARTS, check_opponents, start_of, summarise,
                                         train_exploiters, warnings)
@@ -113,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--overwrite", action="store_true",
                         help="replace the report in --out and the replays in --record DIR of an earlier run "
                              "(refused without it)")
+    parser.add_argument("--compiled", choices=("auto", "yes", "no"), default="auto",
+                        help="the scripted agents' numba kernels (the same decisions as their Python act): auto "
+                             f"compiles them (a cold cache: seconds to minutes, once per version) for {COMPILE_PAYS_AT:,} "
+                             "games or more, and plays smaller evaluations in Python")
     parser.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
@@ -243,13 +247,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.env_id} {mode}: {len(players)} players, {len(pairs)} pairings x {args.deals} deals x "
           f"{seatings} seatings = {len(pairs) * args.deals * seatings} games, {args.workers} worker(s)",
           file=sys.stderr)
-    # numba's kernels compiled (a fresh install) before the clocks: the wall time and each game's CPU time
-    warm_up(args.env_id, game.config, engine=False, agents=[player.spec for player in players])
+    # numba's kernels compiled (a cold cache), where they pay, before the clocks: the wall time and
+    # each game's CPU time
+    choice = {"auto": None, "yes": True, "no": False}[args.compiled]
+    compiled = worth_compiling(len(pairs) * args.deals * seatings, choice)
+    warm_up(args.env_id, game.config, engine=False, agents=[player.spec for player in players] if compiled else False)
     start = time.perf_counter()
     results = play_pairings(args.env_id, game.config, pairs, args.deals, args.seed, args.workers,
                             args.chunk_deals, args.record, progress=not args.no_progress, record_html=args.html,
                             reveal_all=args.reveal_all,
-                            seating=args.seating)
+                            seating=args.seating, compile_agents=compiled)
     if mode == "exploit":  # each exploiter's sanity check (not recorded)
         checks = check_opponents(target, policy_names(game))
         results += play_pairings(args.env_id, game.config, [(e, c) for e in exploiters for c in checks],
@@ -262,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = {"env_id": args.env_id, "config": game.config, "mode": mode, "deals": args.deals, "seed": args.seed,
             "seating_pattern": "".join("AB"[k] for k in pattern), "seatings_per_deal": seatings,
             "chunk_deals": args.chunk_deals, "workers": args.workers, "wall_s": wall, "command": command,
-            "record": args.record}
+            "record": args.record, "compiled_agents": compiled}
     if mode == "exploit":
         meta.update(exploit_minutes=args.minutes, exploit_steps=args.exploit_steps, exploit_start=exploit_start,
                     attempts=args.attempts, check_deals=args.check_deals, exploit=summary)

@@ -42,7 +42,8 @@ from tqdm import tqdm
 import card_envs
 from card_envs.agents import make_policy
 from card_envs.agents.match import rotated_match
-from card_envs.agents.warm import warm_up
+from card_envs.agents.policy import RowByRow
+from card_envs.agents.warm import compiled_agents, warm_up, worth_compiling
 from card_envs.core.game import Game
 from card_envs.evaluate.players import Player
 
@@ -121,7 +122,8 @@ def replay_folder(record: str | Path, env_id: str, labels: tuple[str, str]) -> P
 
 class _Context:
     """What a worker keeps between tasks: the game and each policy, built once; the numba kernels of
-    the scripted agents in ``warm`` loaded (`warm_up`) before any task's CPU time is counted."""
+    the scripted agents in ``warm`` loaded (`warm_up`) before any task's CPU time is counted, and
+    the other compiled agents deciding row by row in Python (`RowByRow`)."""
 
     def __init__(self, env_id: str, config: dict[str, Any], seed: int, record: str | None, threads_one: bool,
                  record_html: bool = False, seating: str = "field", warm: tuple[str, ...] = (),
@@ -129,6 +131,7 @@ class _Context:
         self.env_id, self.config, self.seed, self.record = env_id, config, seed, record
         self.record_html, self.reveal_all = record_html, reveal_all
         self.game = card_envs.make_game(env_id, **config)
+        self.warm = warm
         self.pattern = seating_pattern(self.game, seating)
         self.rotations = distinct_rotations(self.pattern)
         self.policies: dict[str, Any] = {}
@@ -140,7 +143,9 @@ class _Context:
 
     def policy(self, spec: str):
         if spec not in self.policies:
-            self.policies[spec] = make_policy(spec, self.game)
+            policy = make_policy(spec, self.game)
+            uncompiled = spec not in self.warm and spec in compiled_agents(self.game)
+            self.policies[spec] = RowByRow(policy) if uncompiled else policy
         return self.policies[spec]
 
     def run(self, task: Task) -> Task:
@@ -224,14 +229,17 @@ def _run_task(task: Task) -> Task:
 def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player, Player]], deals: int,
                   seed: int = 0, workers: int = 1, chunk_deals: int = 10, record: str | None = None,
                   progress: bool = True, record_html: bool = False, seating: str = "field",
-                  until: float | None = None, reveal_all: bool = False) -> list[PairResult]:
+                  until: float | None = None, reveal_all: bool = False, compile_agents: bool | None = None
+                  ) -> list[PairResult]:
     """Play ``deals`` deals of every pairing in every distinct seating (see the module docstring).
 
     ``record``: a folder for a JSON replay of every game (`replay_folder`); ``record_html``: an HTML
     page beside each, with the "everything" view where ``reveal_all``;
     ``seating``: "field" or "alternate" (the module docstring); ``until``: a `time.perf_counter`
     time after which no more chunks are waited for: the results then hold the first chunks that
-    every pairing finished (the same deals for all; the first chunk always), fewer deals than asked."""
+    every pairing finished (the same deals for all; the first chunk always), fewer deals than asked;
+    ``compile_agents``: the scripted agents play their compiled ``act_batch`` (True) or their Python
+    ``act`` (False; the same decisions), or as `worth_compiling` finds for the games to play (None)."""
     if deals < 1 or chunk_deals < 1 or workers < 1:
         raise ValueError("deals, chunk_deals and workers must be at least 1")
     game = card_envs.make_game(env_id, **config)
@@ -245,7 +253,9 @@ def play_pairings(env_id: str, config: dict[str, Any], pairs: list[tuple[Player,
     threads_one = any(player.spec.endswith(".pt") for pair in pairs for player in pair)
     # The scripted agents' kernels compiled here, once, saying so (not by every worker at once, nor
     # in a task's CPU time); each worker then loads them from numba's cache before its first task.
-    warm = tuple(sorted({player.spec for pair in pairs for player in pair}))
+    games = deals * len(pairs) * len(rotations)
+    warm = tuple(sorted({player.spec for pair in pairs for player in pair})) \
+        if worth_compiling(games, compile_agents) else ()
     warm_up(env_id, config, engine=False, agents=warm)
     args = (env_id, config, seed, record, threads_one, record_html, seating, warm, reveal_all)
     done: list[Task] = []

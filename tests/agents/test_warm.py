@@ -99,7 +99,7 @@ def test_after_the_trainers_warm_up_a_rollout_needs_no_other_kernel(tmp_path):
     collector = Collector(game, args, seed=0, pool_states=[])
     collector.collect(Rollout.empty(args.num_steps, args.num_games, game))
     play_pairings(args.env_id, {}, [(Player("heuristic", "heuristic"), Player("random", "random"))], deals=2,
-                  progress=False)
+                  progress=False, compile_agents=True)
     assert not new_signatures(before)
 
 
@@ -114,7 +114,7 @@ def test_a_cold_cache_evaluation_says_it_compiles_and_keeps_it_out_of_the_cpu_ti
     reports the CPU time of play alone; run again, it loads them and says nothing of compiling."""
     cache = tmp_path / "numba_cache"
     command = ["-m", "card_envs.evaluate", "three_piles_v0", "heuristic", "random", "--deals", "2", "--no-plots",
-               "--no-progress", "--out", str(tmp_path / "out")]
+               "--no-progress", "--out", str(tmp_path / "out"), "--compiled", "yes"]
     first = run(command, cache, tmp_path)
     assert first.returncode == 0, first.stderr
     assert "three_piles_v0: compiling the numba kernels" in first.stderr and f"cached in {cache}" in first.stderr
