@@ -190,7 +190,7 @@ def earlier_version(snap: dict) -> dict:
     for key in ADDED_LATER.get(env_id, tuple(old["config"])):
         del old["config"][key]
     if env_id == "illimat_v0":
-        del state["converged"], state["move"]["full_harvest"]
+        del state["converged"], state["move"]["full_harvest"], state["last_play"]
         state["format"] = 1
     elif env_id == "dominion_v0":
         for key in ("ally", "previous_turn", "extra_turn", "plays_left"):
@@ -211,6 +211,9 @@ def test_a_snapshot_from_an_earlier_version_loads(env_id):
     restored = loads(old)
     if env_id in ("three_piles_v0", "piles_v0"):  # format 1 has no last move
         restored["state"]["last_move"] = snap["state"]["last_move"]
+    if env_id == "illimat_v0":  # nor last play
+        assert restored["state"]["last_play"] is None
+        restored["state"]["last_play"] = snap["state"]["last_play"]
     assert restored == snap
 
 

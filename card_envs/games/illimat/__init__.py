@@ -282,7 +282,7 @@ Adapter arguments (``render_mode``, ``illegal_action``, ``illegal_reward``, ``au
 
 ## Snapshots
 
-``env.unwrapped.snapshot()`` returns ``{"env_id", "config", "state"}``; ``state`` (format 2) holds
+``env.unwrapped.snapshot()`` returns ``{"env_id", "config", "state"}``; ``state`` (format 3) holds
 ``game``, ``format``, ``num_players``, ``round`` (index), ``scores`` (match, per seat),
 ``chance_seed``, ``current_player``, ``decision`` (a name above, or ``"game_over"``), ``seasons``
 (per field), ``deck`` (next drawn first), ``hands``, ``known_hand_cards`` (hand cards taken from
@@ -294,15 +294,21 @@ the board in view of all), ``fields`` (per field: ``loose``, ``stockpiles`` as `
 ``cleared_field``, ``okus_taken``), ``converged`` (whether the Harmonic Convergence happened) and
 ``move`` (``card``, ``field``, ``action``, ``partner``, ``value``, ``items``, ``claim_given``,
 ``claim_taken``, ``full_harvest``: the move so far; ``full_harvest`` lists a pending full
-harvest's 4 cards, else it is empty). Cards are names like ``"10S"``. ``env.reset(options={"state":
+harvest's 4 cards, else it is empty) and ``last_play`` (what the render's "last play" line shows:
+null before the first card is played, else ``{"player", "play"`` (``sow``, ``rake_sow``,
+``harvest``, ``stockpile`` or ``swap``), ``"field", "played"`` (the hand cards played or given),
+``"taken"`` (the field cards taken), ``"value"}`` (a stockpile's, else null); it may be from an
+earlier round). Cards are names like ``"10S"``. ``env.reset(options={"state":
 snapshot})`` starts from it after checking it completely (every card once, every Luminary once,
 okus, stockpile totals, Illimat position, ``converged`` against the flag and the face-up
 Luminaries, scores against the rounds scored and the target, secret harvested cards only from the
-Children, and that the pending decision fits the move and has a legal answer; a list longer than
-the game allows is refused before its entries are read). Format 1 (before
-the optional rules: no ``converged``, no ``move.full_harvest``) is still read by
-``game.state_from_json``, as ``converged`` false and no full harvest pending; options an env
-snapshot's ``config`` lacks (saved before they existed) take their defaults.
+Children, that the pending decision fits the move and has a legal answer, and that the last play
+is one the rules allow: its shape per kind, a harvest's or stockpile's totals; not where its cards
+lie now, which later turns and rounds change; a list longer than the game allows is refused
+before its entries are read). Formats 1 (before the optional rules: no ``converged``, no
+``move.full_harvest``) and 2 (no ``last_play``) are still read by ``game.state_from_json``, as
+``converged`` false, no full harvest pending and no last play shown; options an env snapshot's
+``config`` lacks (saved before they existed) take their defaults.
 
 Chance: round r is dealt (cards and Luminaries) from ``np.random.default_rng((chance_seed, r))``;
 ``chance_seed`` is drawn from the env's rng at reset. Every later chance event (draws, refills,
@@ -430,6 +436,8 @@ The numbers are those of the rules file's section 12.
   pieces only, in ``game.config``).
   Later, same id and default observation: the optional ``threat_features`` argument (observation
   pieces only, in ``game.config``).
+  Later, same id, play unchanged: snapshot format 3 adds ``last_play``, so a resumed game's render
+  names the last play (formats 1 and 2 are still read).
 """
 
 from card_envs.games.illimat.game import IllimatGame

@@ -21,7 +21,7 @@ from card_envs.games.illimat.snapshot import state_from_json, state_to_json
 class IllimatGame(Game):
     name = "illimat"
     version = 0
-    snapshot_format = 2  # 1: before the optional rules (still read, see snapshot.py)
+    snapshot_format = 3  # 3 added last_play; 1 (before the optional rules) and 2 still read, see snapshot.py
     observation_options = ("harvest_features", "play_features", "threat_features")
 
     def __init__(self, num_players: int = 2, luminaries: bool = True, stars_always: bool = False,

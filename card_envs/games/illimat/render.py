@@ -91,7 +91,15 @@ def _last_play(state: IllimatState) -> str:
     """The last play of a card, all public (a sow shows its card: it lands face up)."""
     if state.last_play is None:
         return "none yet"
-    seat, text = state.last_play
+    seat, kind, f, played, taken, value = state.last_play
+    if kind == "harvest":
+        text = f"harvested {_cards(taken)} from field {f} with {_cards(played)}"
+    elif kind == "stockpile":
+        text = f"stockpiled {_cards(sorted(played + taken))} as a {value} in field {f}"
+    elif kind == "swap":
+        text = f"swapped {_cards(played)} for {_cards(taken)} in field {f} (the Changeling)"
+    else:
+        text = f"sowed {_cards(played)} into field {f}" + (" (the Rake)" if kind == "rake_sow" else "")
     return f"player_{seat} {text}"
 
 

@@ -34,12 +34,17 @@ from card_envs.games.illimat.cards import (
     ACTION, CHANGELING, CLAIM_GIVE, CLAIM_SEASON, CLAIM_TAKE, DECISION_NAMES, DONE, FACE, FIELD, FIELD0, FOREST_QUEEN,
     HAND_SIZE, HARVEST, HARVEST_VALUES, IS_FOOL, ITEMS, MAX_STOCKPILE, MAX_VALUE, MID_MOVE, NO_LUMINARY, NUM_ACTIONS,
     NUM_CARDS, NUM_DECISIONS, NUM_FIELDS, NUM_LUMINARIES, OVER, PAIR_VALUES, PARTNER, RAKE, RAKE_CARD, RAKE_SOW, RING,
-    SEASON, SEASON0, SOW, STARS, SUMMER, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, Pile, cname,
-    cnames, describe_action, face_seasons, summer_for)
+    SEASON, SEASON0, SOW, STARS, SUMMER, SWAP, SWAP_GIVE, SWAP_TAKE, TURN, UNION, VALUE, VALUE0, WINTER, Pile,
+    describe_action, face_seasons, summer_for)
 from card_envs.games.illimat.groups import MULTIPLE_CODE, one_group_totals
 from card_envs.games.illimat.moves import LegalMoves
 from card_envs.games.illimat.observation import Encoding
 from card_envs.games.illimat.rounds import RoundFlow
+
+# The last card play: (seat, kind, field, cards played or given from the hand, cards taken from the
+# field, stockpile value or 0); kind is one of LAST_PLAY_KINDS. Public: every seat saw it.
+LastPlay = tuple[int, str, int, tuple[int, ...], tuple[int, ...], int]
+LAST_PLAY_KINDS = ("sow", "rake_sow", "harvest", "stockpile", "swap")
 
 
 class IllimatState(LegalMoves, RoundFlow, Encoding, State):
@@ -91,7 +96,8 @@ class IllimatState(LegalMoves, RoundFlow, Encoding, State):
         self._mask: bytearray | None = None
         self._sums: list[tuple[int, int] | None] = [None] * NUM_FIELDS
         self._ctx = None  # items decision: (keys, codes, key -> index, active value, targets)
-        self.last_play: tuple[int, str] | None = None  # (seat, what it did): for render only
+        # the last card play, public (render, snapshot): (seat, kind, field, played, taken, value)
+        self.last_play: LastPlay | None = None
 
     # ----- queries ------------------------------------------------------------------------
     def is_terminal(self) -> bool:
@@ -223,7 +229,7 @@ class IllimatState(LegalMoves, RoundFlow, Encoding, State):
         self.features[self.game.off["move_action"] + action - SOW] = 1
         if action == SOW:
             c, f = self.m_card, self.m_field
-            self.last_play = (self.current_player, f"sowed {cname(c)} into field {f}")
+            self.last_play = (self.current_player, "sow", f, (c,), (), 0)
             self._from_hand(c)
             self._add_loose(f, c)
             self._main_played((c,), f)
@@ -294,8 +300,7 @@ class IllimatState(LegalMoves, RoundFlow, Encoding, State):
                 self._add_harvest(p, card, False)
             for card in taken:
                 self._add_harvest(p, card, False)
-            self.last_play = (p, f"harvested {' '.join(cnames(sorted(taken)))} from field {f} "
-                                 f"with {' '.join(cnames(played))}")
+            self.last_play = (p, "harvest", f, played, tuple(sorted(taken)), 0)
             if not self.loose[f] and not self.piles[f]:
                 self.cleared = f
             self._main_played(played, f)
@@ -308,7 +313,7 @@ class IllimatState(LegalMoves, RoundFlow, Encoding, State):
             self._from_hand(c)
             cards = tuple(sorted(taken + [c]))
             self._add_pile(f, (cards[0], self.m_value, not single, cards))
-            self.last_play = (p, f"stockpiled {' '.join(cnames(cards))} as a {self.m_value} in field {f}")
+            self.last_play = (p, "stockpile", f, (c,), tuple(sorted(taken)), self.m_value)
             self._main_played((c,), f)
 
     def _main_played(self, played: tuple[int, ...], f: int) -> None:
@@ -360,7 +365,7 @@ class IllimatState(LegalMoves, RoundFlow, Encoding, State):
             self.features[self.game.off["turn"]] = 1
         self.rake_owed = False
         self.features[self.game.off["turn"] + 1] = 0
-        self.last_play = (self.current_player, f"sowed {cname(c)} into field {f} (the Rake)")
+        self.last_play = (self.current_player, "rake_sow", f, (c,), (), 0)
         self._from_hand(c)
         self._add_loose(f, c)
         if self._rotate(f, (c,)):
@@ -376,7 +381,7 @@ class IllimatState(LegalMoves, RoundFlow, Encoding, State):
         self._from_hand(c)
         self._add_loose(g, c)
         self._to_hand(p, x, public=True)
-        self.last_play = (p, f"swapped {cname(c)} for {cname(x)} in field {g} (the Changeling)")
+        self.last_play = (p, "swap", g, (c,), (x,), 0)
         self._after_part()
 
     def _after_part(self) -> None:
@@ -443,8 +448,8 @@ class IllimatState(LegalMoves, RoundFlow, Encoding, State):
         insort(self.hands[p], c)
         f[o["hands"] + p * NUM_CARDS + c] = 1
         f[o["hand_sizes"] + p] = len(self.hands[p]) / HAND_SIZE
-        if public:  # taken from the board: everybody saw it
-            self.known[p].append(c)
+        if public:  # taken from the board: everybody saw it (kept in card order, as a snapshot lists them)
+            insort(self.known[p], c)
             f[o["known"] + p * NUM_CARDS + c] = 1
         else:  # from the draw pile: unseen by everybody but p
             f[o["unseen"] + p * NUM_CARDS + c] = 0

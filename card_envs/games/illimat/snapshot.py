@@ -17,16 +17,19 @@ from card_envs.games.illimat.cards import (
     HARVEST, HARVEST_VALUES, ITEMS, LUMINARIES, MAX_STOCKPILE, MAX_VALUE, NO_LUMINARY, NUM_FIELDS, NUM_LUMINARIES,
     OVER, PAIR_VALUES, PARTNER, PLAY_NAMES, RAKE, RAKE_CARD, SEASON, SEASON_NAMES, SOW, SUITS, SWAP_GIVE, SWAP_TAKE,
     TURN, UNION, VALUE, cname, cnames, face_seasons, season_of)
-from card_envs.games.illimat.rules import IllimatState
+from card_envs.games.illimat.rules import LAST_PLAY_KINDS, IllimatState, LastPlay
 
 SNAPSHOT_KEYS_V1 = ("game", "format", "num_players", "round", "scores", "chance_seed", "current_player",
                     "decision", "seasons", "deck", "hands", "known_hand_cards", "fields", "luminaries_unused",
                     "luminaries_discarded", "okus_left", "okus", "claimed", "harvest", "secret", "turn", "move")
-SNAPSHOT_KEYS = SNAPSHOT_KEYS_V1 + ("converged",)  # format 2
+SNAPSHOT_KEYS_V2 = SNAPSHOT_KEYS_V1 + ("converged",)
+SNAPSHOT_KEYS = SNAPSHOT_KEYS_V2 + ("last_play",)  # format 3
+KEYS_BY_FORMAT = {1: SNAPSHOT_KEYS_V1, 2: SNAPSHOT_KEYS_V2, 3: SNAPSHOT_KEYS}
+LAST_PLAY_KEYS = ("player", "play", "field", "played", "taken", "value")
 FIELD_KEYS = ("loose", "stockpiles", "luminary", "under_children")
 TURN_KEYS = ("main_done", "rake_owed", "swap_used", "cleared_field", "okus_taken")
 MOVE_KEYS_V1 = ("card", "field", "action", "partner", "value", "items", "claim_given", "claim_taken")
-MOVE_KEYS = MOVE_KEYS_V1 + ("full_harvest",)  # format 2
+MOVE_KEYS = MOVE_KEYS_V1 + ("full_harvest",)  # format 2 on
 
 
 def state_to_json(s: IllimatState) -> dict[str, Any]:
@@ -76,7 +79,16 @@ def state_to_json(s: IllimatState) -> dict[str, Any]:
             "claim_taken": cnames(s.c_taken),
             "full_harvest": cnames(s.m_full),
         },
+        "last_play": _last_play_to_json(s.last_play),
     }
+
+
+def _last_play_to_json(last: LastPlay | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    seat, kind, field, played, taken, value = last
+    return {"player": seat, "play": kind, "field": field, "played": cnames(played), "taken": cnames(taken),
+            "value": value or None}
 
 
 def _keys(data: Any, keys: tuple[str, ...], what: str) -> dict[str, Any]:
@@ -121,14 +133,15 @@ def _luminary(name: Any, what: str) -> int:
 def state_from_json(game: Game, data: Any) -> IllimatState:
     """Validate a snapshot completely before building a state from it.
 
-    Format 1 (before the optional rules) is read too: it lacks ``converged`` (false) and
-    ``move.full_harvest`` (none pending)."""
+    Formats 1 and 2 are read too: format 1 (before the optional rules) lacks ``converged``
+    (false) and ``move.full_harvest`` (none pending); both lack ``last_play`` (none shown)."""
     if not isinstance(data, dict):
         _keys(data, SNAPSHOT_KEYS, "the snapshot")  # refuses it
     fmt = data.get("format")
-    if fmt not in (1, 2) or type(fmt) is not int:
-        raise ValueError(f"snapshot format {show(fmt)} is not supported; expected {game.snapshot_format} (or 1)")
-    data = _keys(data, SNAPSHOT_KEYS if fmt == 2 else SNAPSHOT_KEYS_V1, "the snapshot")
+    if type(fmt) is not int or fmt not in KEYS_BY_FORMAT:
+        raise ValueError(f"snapshot format {show(fmt)} is not supported; expected {game.snapshot_format} "
+                         f"(or an earlier one, {list(KEYS_BY_FORMAT)[:-1]})")
+    data = _keys(data, KEYS_BY_FORMAT[fmt], "the snapshot")
     if data["game"] != game.name:
         raise ValueError(f"snapshot is for game {show(data['game'])}, not {show(game.name)}")
     n = game.num_players
@@ -240,12 +253,12 @@ def state_from_json(game: Game, data: Any) -> IllimatState:
             s.decision in (CLAIM_GIVE, CLAIM_TAKE) and CHANGELING in s.claimed[s.current_player]):
         # (a swap, then a harvest that cleared her field: her claim may be pending)
         raise ValueError("turn.swap_used is true but the Changeling is not face up")
-    s.converged = _bool(data["converged"], "converged") if fmt == 2 else False
+    s.converged = _bool(data["converged"], "converged") if fmt >= 2 else False
     if s.converged and not game.harmonic_convergence:
         raise ValueError("converged is true but this env plays without harmonic_convergence")
     if game.harmonic_convergence and all(s.lum_up) and not s.converged:
         raise ValueError("4 Luminaries are face up: the Harmonic Convergence has happened (converged must be true)")
-    move = _keys(data["move"], MOVE_KEYS if fmt == 2 else MOVE_KEYS_V1, "move")
+    move = _keys(data["move"], MOVE_KEYS if fmt >= 2 else MOVE_KEYS_V1, "move")
     s.m_card = -1 if move["card"] is None else _card(move["card"], "move.card")
     s.m_field = -1 if move["field"] is None else _int(move["field"], 0, 3, "move.field")
     if move["action"] is not None and move["action"] not in PLAY_NAMES:
@@ -256,9 +269,10 @@ def state_from_json(game: Game, data: Any) -> IllimatState:
     s.m_items = _cards(move["items"], "move.items", deck_cards)
     s.c_given = _cards(move["claim_given"], "move.claim_given", 2)
     s.c_taken = _cards(move["claim_taken"], "move.claim_taken", 2)
-    s.m_full = _cards(move["full_harvest"], "move.full_harvest", HAND_SIZE) if fmt == 2 else []
+    s.m_full = _cards(move["full_harvest"], "move.full_harvest", HAND_SIZE) if fmt >= 2 else []
     _check_full_harvest(s)
     _check_move(s)
+    s.last_play = _read_last_play(data["last_play"], game) if fmt >= 3 else None
     s._rebuild_features()
     if s.decision != OVER and not s.legal_actions():
         raise ValueError(f"the pending {data['decision']} decision has no legal answer in this snapshot "
@@ -313,9 +327,7 @@ def _check_secret(s: IllimatState) -> None:
 
 def _pile_total_ok(cards: tuple[int, ...], value: int, multiple: bool) -> bool:
     """Can the cards total value (single) or k * value, k >= 2 (multiple), Fools as 1 or 14?"""
-    totals = {0}
-    for c in cards:
-        totals = {t + v for t in totals for v in HARVEST_VALUES[c]}
+    totals = _totals(cards)
     if multiple:
         return any(t % value == 0 and t >= 2 * value for t in totals)
     return value in totals
@@ -409,3 +421,60 @@ def _check_move(s: IllimatState) -> None:
 def _describe_have(have) -> str:
     names = [k for k, h in zip(("card", "field", "action", "value"), have) if h]
     return "with " + ", ".join(names) if names else "with nothing"
+
+
+def _read_last_play(value: Any, game: Game) -> LastPlay | None:
+    """The last card play (for the render): null, or a play the rules allow on its own. Where its
+    cards lie now is not checked: the turn's end, a clearing or a new round moves them."""
+    if value is None:
+        return None
+    value = _keys(value, LAST_PLAY_KEYS, "last_play")
+    seat = _int(value["player"], 0, game.num_players - 1, "last_play.player")
+    kind = value["play"]
+    if kind not in LAST_PLAY_KINDS:
+        raise ValueError(f"last_play.play={show(kind)} must be one of {list(LAST_PLAY_KINDS)}")
+    field = _int(value["field"], 0, NUM_FIELDS - 1, "last_play.field")
+    played = tuple(_cards(value["played"], "last_play.played", HAND_SIZE))
+    taken = tuple(sorted(_cards(value["taken"], "last_play.taken", game.deck_cards)))
+    if kind == "stockpile":
+        stock = _int(value["value"], 2, MAX_STOCKPILE, "last_play.value")
+    elif value["value"] is not None:
+        raise ValueError(f"last_play.value={show(value['value'])}: only a stockpile has a value (null otherwise)")
+    else:
+        stock = 0
+    if len(set(played + taken)) != len(played) + len(taken):
+        raise ValueError("last_play: played and taken list each card once, in one of them")
+    if not _last_play_fits(kind, played, taken, stock, game):
+        raise ValueError(f"last_play {show(value)} is not a {kind}: {LAST_PLAY_SHAPES[kind]}")
+    return seat, kind, field, played, taken, stock
+
+
+LAST_PLAY_SHAPES = {
+    "sow": "one card played, none taken",
+    "rake_sow": "one card played, none taken (the Rake's extra sow)",
+    "harvest": "1 card played (2 with the Union, 4 in a full harvest), and cards taken that total a multiple of "
+               "the played cards' value",
+    "stockpile": "one card played onto the cards taken, their total fitting the value (once, or several times "
+                 "for a multiple stockpile)",
+    "swap": "one card given, one taken (the Changeling)",
+}
+
+
+def _last_play_fits(kind: str, played: tuple[int, ...], taken: tuple[int, ...], value: int, game: Game) -> bool:
+    if kind in ("sow", "rake_sow", "swap"):
+        return len(played) == 1 and len(taken) == (kind == "swap") and (game.luminaries or kind == "sow")
+    if kind == "stockpile":
+        cards = played + taken
+        return len(played) == 1 and bool(taken) and (_pile_total_ok(cards, value, False)
+                                                     or _pile_total_ok(cards, value, True))
+    sizes = (1,) + (2,) * game.luminaries + (HAND_SIZE,) * game.full_harvest  # a pair with the Union
+    values = _totals(played)  # a harvest takes groups of the played cards' value
+    return len(played) in sizes and any(t % v == 0 for t in _totals(taken) for v in values if t)
+
+
+def _totals(cards) -> set[int]:
+    """Every total of the cards, Fools as 1 or 14."""
+    totals = {0}
+    for c in cards:
+        totals = {t + v for t in totals for v in HARVEST_VALUES[c]}
+    return totals
