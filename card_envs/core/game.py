@@ -122,7 +122,13 @@ class Game(abc.ABC):
 
     def secret_move(self, state: "State", action: int) -> bool:
         """Whether the rules make this move in secret (a card committed face down), so that a
-        replay names it to its player only; by default none is."""
+        replay names it to its player only (until `secret_move_revealed`); by default none is."""
+        return False
+
+    def secret_move_revealed(self, state: "State", action: int, later: "State") -> bool:
+        """Whether the rules have made a secret move (`secret_move`: ``action`` at ``state``) public
+        by ``later``, a position after it in the same game (Split the Hoard's flip turns the
+        committed cards face up): a replay names it to every view from there on. Never, by default."""
         return False
 
     def final_scoring(self, state: "State") -> list[str]:

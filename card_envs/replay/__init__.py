@@ -7,7 +7,7 @@ boards drawn (`boards`); ``python -m card_envs.replay view REPLAY.json`` (`view`
 
 Nothing here knows a game: each speaks through the hooks of `card_envs.core.game.Game`
 (``board_zones``, ``card_notes``, ``replay_style``, ``describe_move``, ``secret_move``,
-``final_scoring``), its code in ``card_envs/games/<game>/``.
+``secret_move_revealed``, ``final_scoring``), its code in ``card_envs/games/<game>/``.
 """
 
 from card_envs.replay.boards import board

@@ -24,7 +24,10 @@ Hidden information. The page holds, per position and per view, only what that vi
 whole state. A move is named to its actor; to another seat only when it could tell it from every
 other move (`card_envs.replay.log.action_known`), and to spectators only when every seat could
 and the public record tells it apart too (`card_envs.replay.log.public_known`); otherwise the
-line says a choice was made. The script reads its data once and removes it from the document, so
+line says a choice was made. A move the rules make secret (``Game.secret_move``) and later turn
+face up (``Game.secret_move_revealed``: Split the Hoard's flip shows the committed cards) is
+named to every view from the position of its reveal on; before it, the move and its turn's line
+keep hiding it (the page holds both wordings, the later one dated). The script reads its data once and removes it from the document, so
 the document only ever holds the selected view. ``reveal_all=True`` (``--reveal-all``) adds an
 "everything" view (every hand, the deck order): for post-mortems, not for showing a player.
 """
@@ -93,6 +96,8 @@ def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> di
     steps: list[dict[str, Any]] = []
     texts: list[dict[str, list[str]]] = []  # per position and view: the render's lines
     seen: list[dict[str, tuple[str, str | None, bool]]] = []  # per action and view: its decision as seen
+    secrets: list[tuple] = []  # secret moves not public yet: (step, position before it, move, line, phrase)
+    reveals: dict[int, tuple[int, str, str]] = {}  # step of a secret move -> (position public from, line, phrase)
 
     def frame(state: State, viewer: int | None, action_text: str) -> dict[str, Any]:
         b = board(game, state, viewer)
@@ -133,8 +138,11 @@ def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> di
         steps.append({"actor": actor, "v": step_views})
         texts.append(step_texts)
         seen.append(step_seen)
+        if game.secret_move(state, move):
+            secrets.append((i, state.clone(), move, named, phrase))
         state.apply(action)
-    _add_move_lines(steps, texts, seen, strings, [key for key, _ in views], game.quiet_forced_moves)
+        secrets = _revealed(game, secrets, state, i + 1, reveals)
+    _add_move_lines(steps, texts, seen, strings, [key for key, _ in views], game.quiet_forced_moves, reveals)
     labels = [("spectator (public information)" if viewer is None else "everything (all hidden cards)"
                if viewer == -1 else f"player_{viewer}"
                + (f" ({replay.players[viewer]})" if replay.players and viewer < len(replay.players) else ""))
@@ -145,9 +153,25 @@ def replay_data(replay: Recorded, reveal_all: bool = False, seed: int = 0) -> di
             "strings": strings.items, "steps": steps}
 
 
+def _revealed(game: Game, secrets: list[tuple], later: State, position: int,
+              reveals: dict[int, tuple[int, str, str]]) -> list[tuple]:
+    """The secret moves still hidden at ``later`` (position ``position``); those the rules have
+    made public by then go to ``reveals`` (`Game.secret_move_revealed`)."""
+    hidden = []
+    for secret in secrets:
+        step, before, move, line, phrase = secret
+        if game.secret_move_revealed(before, move, later):
+            reveals[step] = (position, line, phrase)
+        else:
+            hidden.append(secret)
+    return hidden
+
+
 def _add_move_lines(steps: list[dict], texts: list[dict], seen: list[dict], strings: _Strings,
-                    views: list[str], quiet: tuple[str, ...]) -> None:
-    """Each position's ``turn`` and, per view, ``m``: its turn's line up to the move made there."""
+                    views: list[str], quiet: tuple[str, ...], reveals: dict[int, tuple[int, str, str]]) -> None:
+    """Each position's ``turn`` and, per view, ``m``: its turn's line up to the move made there.
+    Where that line or the move (``a``) held a secret move the rules later made public (``reveals``),
+    ``mr`` / ``ar`` list [position, words]: how they read from that position on."""
     turn, start = -1, 0
     for i, step in enumerate(steps):
         if i == 0 or step["actor"] is None or step["actor"] != steps[i - 1]["actor"]:
@@ -159,9 +183,18 @@ def _add_move_lines(steps: list[dict], texts: list[dict], seen: list[dict], stri
                 f["m"] = f["a"]
                 continue
             after = [last_move(texts[j + 1][key]) for j in range(start, i + 1)]
-            line = turn_line(step["actor"], [seen[j][key] for j in range(start, i + 1)],
-                             last_move(texts[start][key]), after, quiet)
-            f["m"] = strings(line)
+            decisions = [seen[j][key] for j in range(start, i + 1)]
+            f["m"] = strings(turn_line(step["actor"], decisions, last_move(texts[start][key]), after, quiet))
+            hidden = [j for j in range(start, i + 1) if j in reveals and seen[j][key][1] is None]
+            if i in hidden:
+                f["ar"] = [[reveals[i][0], strings(reveals[i][1])]]
+            for position in sorted({reveals[j][0] for j in hidden}):
+                for j in hidden:
+                    if reveals[j][0] == position:
+                        context, _, forced = decisions[j - start]
+                        decisions[j - start] = (context, reveals[j][2], forced)
+                line = turn_line(step["actor"], decisions, last_move(texts[start][key]), after, quiet)
+                f.setdefault("mr", []).append([position, strings(line)])
 
 
 def replay_html(replay: Recorded, reveal_all: bool = False, title: str | None = None) -> str:

@@ -2,7 +2,8 @@
 
 Who knows a move. The player who makes it knows it. Nobody else knows a move the game's rules
 make secret (``Game.secret_move``: Split the Hoard's commits, Dominion's Sibyl...),
-whatever the public record lets them infer later. Otherwise another seat knows it when no other
+whatever the public record lets them infer later, until the rules turn it face up
+(``Game.secret_move_revealed``; the page then names it from that position on, `card_envs.replay.html`). Otherwise another seat knows it when no other
 move, legal in the real position or in positions that seat cannot tell from it
 (``determinize``), leaves it the same observation (`action_known`). A spectator knows it when
 every seat does and the public record tells it from every other move too (`public_known`): the

@@ -174,6 +174,11 @@ JS = r"""
     return e;
   }
   function frame(step) { return steps[step].v[state.view]; }
+  function said(f, key) {  // a move or turn line as this view reads it at the position shown:
+    var id = f[key];       // reworded from where the rules made a secret move in it public
+    (f[key + "r"] || []).forEach(function (r) { if (r[0] <= state.step) id = r[1]; });
+    return S[id];
+  }
   function key(z, seen) {  // a zone's identity from one position to the next
     var k = z.group + "|" + z.name;
     seen[k] = (seen[k] || 0) + 1;
@@ -267,7 +272,7 @@ JS = r"""
     log.textContent = "";
     for (var i = 0; i <= last; i++) {
       if (i < last && steps[i + 1].turn === steps[i].turn) continue;  // the turn's last line so far
-      var text = S[steps[i].v[state.view].m];
+      var text = said(steps[i].v[state.view], "m");
       var li = el("li", i === last ? "current" : "", symbols(text));
       if (/hidden from|a hidden choice/.test(text)) li.className += " hidden";
       li.value = steps[i].turn + 1;
@@ -284,9 +289,9 @@ JS = r"""
     document.getElementById("counter").textContent = "position " + state.step + " / " + (steps.length - 1);
     document.getElementById("head").textContent = symbols(S[f.h]);
     document.getElementById("led-here").textContent = state.step === 0 ? "the starting position"
-      : "the move that led here: " + symbols(S[frame(state.step - 1).a]);
+      : "the move that led here: " + symbols(said(frame(state.step - 1), "a"));
     document.getElementById("next-move").textContent = last ? ""
-      : "next move (not on this board yet): " + symbols(S[f.a]);
+      : "next move (not on this board yet): " + symbols(said(f, "a"));
     var result = document.getElementById("result");
     result.hidden = !last;
     result.textContent = last ? S[f.a] : "";

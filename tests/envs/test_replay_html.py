@@ -75,6 +75,17 @@ def _frame(data: dict, step: int, view: str) -> dict:
             "text": "\n".join(strings[i] for i in f["t"]), "action": strings[f["a"]]}
 
 
+def _said(data: dict, step: int, view: str, key: str, position: int) -> str:
+    """A step's move (``a``) or turn line (``m``) as the page shows it at ``position``: reworded
+    from where the rules made a secret move in it public (``ar``, ``mr``)."""
+    f = data["steps"][step]["v"][view]
+    words = f[key]
+    for at, later in f.get(key + "r", []):
+        if at <= position:
+            words = later
+    return data["strings"][words]
+
+
 # ----- the page, no browser -------------------------------------------------------------------
 @pytest.mark.parametrize("env_id", ENVS)
 def test_the_page_is_self_contained(pages, env_id):
@@ -498,11 +509,15 @@ def test_the_page_opens_in_chromium_and_shows_the_chosen_seat_only(pages, browse
     # ends with the turn of the move that led here, and its line shows the board after it.
     led = [html.unescape(x) for x in re.search(r'<div id="led-here">(.*?)</div><div id="next-move">(.*?)</div>',
                                                  dom).groups()]
-    assert led[0] == "the move that led here: " + _symbols(_frame(data, step - 1, "0")["action"], env_id)
+    assert led[0] == "the move that led here: " + _symbols(_said(data, step - 1, "0", "a", step), env_id)
     assert led[1] == "next move (not on this board yet): " + _symbols(mine["action"], env_id)
-    items = re.findall(r'<li(?: class="([^"]*)")? value="(\d+)" data-step="(\d+)"', dom)
+    items = re.findall(r'<li(?: class="([^"]*)")? value="(\d+)" data-step="(\d+)">(.*?)</li>', dom)
     assert items and items[-1][0].startswith("current") and items[-1][2] == str(step)
     assert len(items) == len({s["turn"] for s in data["steps"][:step]}), "one line per turn that led here"
+    for _, _, shown, line in items:  # each turn's line as it reads at this position
+        assert html.unescape(line) == _symbols(_said(data, int(shown) - 1, "0", "m", step), env_id)
+    if env_id == "split_the_hoard_v0":  # past a flip: another seat's commits are named
+        assert any(re.search(r"player_[1-9]: commit card: (?!a hidden)", html.unescape(line)) for *_, line in items)
     # A card's hover names it as drawn, then in words: "K\u2660: King of Spades", "A\u2766: Fool of Autumn".
     if env_id in ("three_piles_v0", "piles_v0", "illimat_v0"):
         titles = [(label, html.unescape(title)) for label, title in

@@ -119,6 +119,9 @@ class SplitTheHoardGame(Game):
     def secret_move(self, state: SplitTheHoardState, action: int) -> bool:
         return render.secret_move(state, action)
 
+    def secret_move_revealed(self, state: SplitTheHoardState, action: int, later: SplitTheHoardState) -> bool:
+        return render.secret_move_revealed(state, action, later)
+
     def final_scoring(self, state: SplitTheHoardState) -> list[str]:
         return render.final_scoring(state)
 

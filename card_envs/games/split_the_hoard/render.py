@@ -168,13 +168,22 @@ def score_text(state: SplitTheHoardState, p: int) -> str:
 
 
 def secret_move(state: SplitTheHoardState, action: int) -> bool:
-    """Whether the rules make this move in secret, so that a log names it to its player only:
-    the commit (which dealt card goes on which Negotiate Card, which card each added Coin goes to;
-    stopping is public, as the Haul's Coin count is), the Wizard's Scry (the card put under the
-    deck), the order in which peeked cards go back, the card Spellbook turns into a Coin. The flip
-    shows what lies on each card, not which decision put it there."""
+    """Whether the rules make this move in secret, so that a log names it to its player only
+    (until `secret_move_revealed`): the commit (which dealt card goes on which Negotiate Card,
+    which card each added Coin goes to; stopping is public, as the Haul's Coin count is), the
+    Wizard's Scry (the card put under the deck), the order in which peeked cards go back, the card
+    Spellbook turns into a Coin."""
     d = state.decision
     return d in (COMMIT_CARD, SCRY, ORDER, EXTRA_COIN) or (d == COMMIT_COINS and action != state.game.DONE)
+
+
+def secret_move_revealed(state: SplitTheHoardState, action: int, later: SplitTheHoardState) -> bool:
+    """Whether a secret move is public at the later position: a committed card is once that
+    round's commits are flipped (the flip shows the card on each Negotiate Card, and the commit
+    decisions fill them in order). Which card each added Coin went to stays secret: the flip shows
+    each card's count, not which decision put a Coin there, nor which Coin (one another seat has
+    seen could be followed by it); so do the Scry, the peeked cards' order and Spellbook's Coin."""
+    return state.decision == COMMIT_CARD and (later.round > state.round or later.flipped)
 
 
 def describe_move(state: SplitTheHoardState, action: int) -> tuple[str, str]:
