@@ -102,6 +102,26 @@ RECIPES: dict[str, dict[str, dict[str, Any]]] = {
 }
 
 
+# Evaluations deal what training held out: per game, an ``env_config`` setting that trains on a part
+# of the deals -> the value the trainer's evaluations (periodic and final) deal instead
+# (`evaluation_config`; train/evaluating.py). Dominion's "random_train" kingdoms never include the
+# tenth that "random_test" deals (`card_envs.games.dominion.rules.held_out`).
+HELD_OUT: dict[str, dict[str, dict[str, Any]]] = {
+    "dominion_v0": {"kingdom": {"random_train": "random_test"}},
+}
+
+
+def evaluation_config(env_id: str, config: dict[str, Any]) -> dict[str, Any]:
+    """The game arguments the trainer's evaluations play: ``config`` with each held-in setting
+    replaced by its held-out one (`HELD_OUT`); unchanged for every other setting and game."""
+    held_out = dict(config)
+    for name, swaps in HELD_OUT.get(env_id, {}).items():
+        value = held_out.get(name)
+        if isinstance(value, str) and value in swaps:
+            held_out[name] = swaps[value]
+    return held_out
+
+
 def recipe(env_id: str, name: str = "") -> dict[str, Any]:
     """The game's default recipe, or its named one (KeyError where the game has none of that name)."""
     return RECIPES[env_id][name] if name else DEFAULTS.get(env_id, {})

@@ -16,6 +16,9 @@ final evaluation is the longest (on Illimat, 17 minutes in one process). Given a
 (``until``: a run on ``--max-minutes``), it stops between chunks of deals and rates the policy on
 the deals played (``games_vs_<baseline>`` says how many games).
 
+Every evaluation plays `evaluation_game`: the training game, except that a setting that trains on
+part of the deals is evaluated on the part held out (`card_envs.train.configs.evaluation_config`).
+
 `Evaluations` is the trainer's side (`card_envs.train.ppo.Trainer` is one): when the periodic
 evaluations fall due and go to the evaluator, the final one, and how their results are logged.
 """
@@ -28,6 +31,7 @@ import signal
 import sys
 import threading
 import time
+from functools import cached_property
 
 import numpy as np
 import torch
@@ -41,6 +45,7 @@ from card_envs.evaluate.ratings import bradley_terry
 from card_envs.evaluate.players import Player
 from card_envs.evaluate.runner import available_cores, distinct_rotations, play_pairings, seating_pattern
 from card_envs.train.acting import make_network, start_ignoring_stop_signals
+from card_envs.train.configs import evaluation_config
 from card_envs.train.timeplan import seconds_text
 
 Results = dict[tuple[str, str], tuple[int, int, int]]  # (first, second) -> first's wins, draws, losses
@@ -50,6 +55,13 @@ NICENESS = 10  # the evaluator yields the CPU to the learner and the actor
 # for the first chunk of every pairing: on Illimat, 5 deals are 30 games, about 5 s on 2 cores).
 FINAL_CHUNK = 5
 STOP = signal.SIGUSR1  # the learner's own stop signal (SIGTERM may come to the whole group)
+
+
+def evaluation_game(env_id: str, config: dict):
+    """The game the trainer's evaluations play: the training game's, except that a setting that
+    trains on part of the deals deals the part held out (`card_envs.train.configs.evaluation_config`:
+    Dominion's random kingdoms are evaluated on the held-out tenth)."""
+    return card_envs.make_game(env_id, **evaluation_config(env_id, config))
 
 
 def evaluate_policy(game, network: ActorCritic, deals: int, baseline_results: Results | None = None
@@ -211,8 +223,8 @@ def _evaluator_main(args, jobs, done) -> None:
     torch.set_num_threads(1)
     import card_envs
 
-    game = card_envs.make_game(args.env_id, **args.env_config)
-    network = make_network(game, args)  # the learner's network, as its actors build it
+    network = make_network(card_envs.make_game(args.env_id, **args.env_config), args)  # as the actors build it
+    game = evaluation_game(args.env_id, args.env_config)
     learner, baselines = mp.parent_process(), None
     while learner.is_alive():
         try:
@@ -233,10 +245,15 @@ class Evaluations:
     periodic ones, played by its ``evaluator`` (an `EvalProcess`) or in the learner, and the final
     one, logged under ``eval/`` and kept in ``last_eval``."""
 
+    @cached_property
+    def eval_game(self):
+        """The game evaluations play (`evaluation_game`): held-out deals where training holds some out."""
+        return evaluation_game(self.args.env_id, self.game.config)
+
     def evaluate(self, deals: int) -> dict[str, float]:
         """Greedy policy vs each baseline over the same seed list every time (comparable curves);
         the baselines' own match, for the Elo, is played once per run."""
-        results, self.baseline_results = evaluate_policy(self.game, self.network, deals, self.baseline_results)
+        results, self.baseline_results = evaluate_policy(self.eval_game, self.network, deals, self.baseline_results)
         self.network.train()
         return results
 
@@ -279,9 +296,9 @@ class Evaluations:
         deals, began = self.args.final_eval_deals, time.perf_counter()
         workers = available_cores() if deals > FINAL_CHUNK else 1
         results, self.baseline_results = evaluate_checkpoint(
-            self.args.env_id, self.game.config, str(self.last_checkpoint), deals, self.baseline_results, workers,
+            self.args.env_id, self.eval_game.config, str(self.last_checkpoint), deals, self.baseline_results, workers,
             progress=self.args.progress, until=began + self.plan.final_eval_seconds)
-        self.final_deals = results[f"games_vs_{policy_names(self.game)[0]}"] // games_per_deal(self.game)
+        self.final_deals = results[f"games_vs_{policy_names(self.eval_game)[0]}"] // games_per_deal(self.eval_game)
         if self.final_deals < deals:
             print(f"--max-minutes: the final evaluation stopped at its share of it "
                   f"({seconds_text(self.plan.final_eval_seconds)}): {self.final_deals:,} of the {deals:,} deals asked")
@@ -302,7 +319,7 @@ class Evaluations:
     def _eval_text(self) -> str:
         """The last evaluation in a few words: each win rate with its interval, and the Elo."""
         parts = []
-        for name in policy_names(self.game):
+        for name in policy_names(self.eval_game):
             if f"win_rate_vs_{name}" in self.last_eval:
                 low, high = (self.last_eval[f"win_rate_vs_{name}_ci_{s}"] for s in ("low", "high"))
                 parts.append(f"vs {name} {self.last_eval[f'win_rate_vs_{name}']:.3f} [{low:.2f}, {high:.2f}]")
