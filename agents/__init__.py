@@ -10,6 +10,7 @@
 | a name in ``NAMED[game]`` | one of the game's further named scripted bots (`named_bots`), below |
 | ``ismcts`` / ``ismcts:iterations=200,exploration=0.7,rollout_depth=20`` | information-set MCTS (`card_envs.agents.ismcts.ISMCTS`) |
 | a path ending in ``.pt`` | a trained checkpoint (`card_envs.agents.neural.NeuralPolicy`), checked against the game; it observes with the observation options it was trained on (`card_envs.agents.neural.OwnObservationPolicy` where the game's differ) |
+| ``openspiel:ismcts`` / ``openspiel:mcts:simulations=200,determinizations=4`` | OpenSpiel's IS-MCTS or determinized MCTS (`card_envs.agents.openspiel`; the ``openspiel`` extra) |
 | ``shipped:<env_id>`` | the game's shipped checkpoint (e.g. ``shipped:illimat_v0``; `card_envs.agents.shipped.checkpoint_path`), from any folder |
 
 A game's named scripted bots (`NAMED`; batched, from observations, like ``heuristic``):
@@ -141,6 +142,10 @@ def make_policy(name: str, game: Game) -> Policy:
     """A policy by spec (see the module docstring); ValueError listing what is accepted otherwise."""
     if is_checkpoint(name):
         return _checkpoint_policy(name, game)
+    if name.startswith("openspiel:"):  # OpenSpiel's search bots (the openspiel extra): card_envs.agents.openspiel
+        from card_envs.agents.openspiel import openspiel_policy
+
+        return openspiel_policy(*parse_spec(name.removeprefix("openspiel:")), game)
     base, options = parse_spec(name)
     if base in SEARCH:
         target, accepted = SEARCH[base]
