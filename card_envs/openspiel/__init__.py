@@ -65,10 +65,10 @@ first looked at (from the game's generator, seeded by ``rng_seed``), later chanc
 - ``serialize()`` / ``game.deserialize_state(text)``: pyspiel keeps the history and pickles the
   Python part, which pickles the engine state through its JSON snapshot (validated on load).
   ``state.snapshot()`` gives that snapshot; ``game.new_initial_state(snapshot)`` starts there.
-  ``pyspiel.serialize_game_and_state`` does not work: for a sampled-stochastic game it asks
-  the game for ``GetRNGState``, which pyspiel's Python bridge does not let a Python game give
-  (open_spiel 2.0.2), so ``random_sim_test`` runs with ``serialize=False`` and the tests check
-  ``serialize``/``deserialize_state`` themselves.
+  ``pyspiel.serialize_game_and_state`` (and so ``pickle`` of a game or state) does not work: for a
+  sampled-stochastic game it asks the game for ``GetRNGState``, which pyspiel's Python bridge
+  does not let a Python game give (open_spiel 2.0.2), so ``random_sim_test`` runs with
+  ``serialize=False`` and the tests check ``serialize``/``deserialize_state`` themselves.
 
 ## Bots
 
