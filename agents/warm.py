@@ -27,6 +27,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -141,15 +143,16 @@ def warm_up(env_id: str, config: dict[str, Any] | None = None, *, engine: bool =
         return Warmup(env_id, time.perf_counter() - began, 0)
     from card_envs.numba_cache import announced_elsewhere
 
-    compiles = _compiles(env_id, " and ".join(what), out)
+    aside = _AgentsAside(env_id, config, specs) if batched and specs and _cores() >= 2 else None
+    compiles = _compiles(env_id, " and ".join(what), out, aside)
     with event.install_listener("numba:compile", compiles), announced_elsewhere():
-        if what[0] == "batched engine":
+        if batched:
             for forced in auto_forced:
                 part = (env_id, key, f"engine:{forced}")
                 if part not in _done:
-                    _play_engine(env_id, config, game, specs, forced)
+                    _play_engine(env_id, config, game, [] if aside else specs, forced)
                     _done.add(part)
-                    _done.update((env_id, key, f"agent:{spec}") for spec in specs)
+            compiles.count += aside.wait() if aside else 0  # then the agents load from the cache
         todo = [spec for spec in specs if (env_id, key, f"agent:{spec}") not in _done]
         if todo:
             _play_reference(game, todo)
@@ -161,8 +164,40 @@ def warm_up(env_id: str, config: dict[str, Any] | None = None, *, engine: bool =
     return warmed
 
 
-def _compiles(env_id: str, what: str, out: TextIO | None):
-    """A numba event listener that counts compilations and says "compiling" at the first."""
+class _AgentsAside:
+    """The scripted agents' kernels compiled in a second process (``python -m card_envs.agents.warm
+    --agents ...``) while this one compiles the batched engine's: numba compiles on one thread, so on
+    two cores a cold cache takes about half the time. Started at the first compile (a warm cache
+    starts nothing); where it fails, this process compiles the agents itself afterwards."""
+
+    def __init__(self, env_id: str, config: dict[str, Any], specs: list[str]):
+        self.command = [sys.executable, "-m", "card_envs.agents.warm", env_id, "--config", json.dumps(config),
+                        "--agents", *specs, "--report"]
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        if self.process is None:
+            path = os.pathsep.join(entry for entry in sys.path if entry)  # the card_envs this process imported
+            self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                            text=True, env={**os.environ, "PYTHONPATH": path})
+
+    def wait(self) -> int:
+        """The functions compiled there (0 where it did not start or failed)."""
+        if self.process is None:
+            return 0
+        report, _ = self.process.communicate()
+        if self.process.returncode:
+            return 0
+        return int(json.loads(report.strip().splitlines()[-1])["compiled"])
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _compiles(env_id: str, what: str, out: TextIO | None, aside: _AgentsAside | None = None):
+    """A numba event listener that counts compilations and says "compiling" at the first (and starts
+    ``aside`` then)."""
     from numba.core import event
 
     class Compiles(event.Listener):
@@ -173,6 +208,8 @@ def _compiles(env_id: str, what: str, out: TextIO | None):
             if not self.count and out is not None:
                 print(f"{env_id}: compiling the numba kernels of its {what}, once per version (then cached in "
                       f"{cache_location()}): seconds to minutes ...", file=out, flush=True)
+            if not self.count and aside is not None:
+                aside.start()
             self.count += 1
             cache = getattr(ev.data.get("dispatcher"), "_cache", None)  # numba's own: where it writes this kernel
             if getattr(cache, "_cache_path", None):
@@ -266,9 +303,14 @@ def main(argv: list[str] | None = None) -> int:
     envs = card_envs.list_envs()
     parser = argparse.ArgumentParser(prog="python -m card_envs.agents.warm",
                                      description="Compile the numba kernels of card_envs ahead of time (once per "
-                                                 "install: numba caches them).")
+                                                 "version: numba caches them in the user cache).")
     parser.add_argument("env_ids", nargs="*", metavar="env_id",
                         help=f"envs to compile (default: all): {', '.join(envs)}")
+    parser.add_argument("--config", type=json.loads, default={}, help="the game's arguments as JSON (default: {})")
+    parser.add_argument("--agents", nargs="+", metavar="SPEC",
+                        help="only these scripted agents' kernels, on the rules engine (not the batched engine's)")
+    parser.add_argument("--report", action="store_true",
+                        help="say nothing but one JSON line per env: {\"env_id\", \"compiled\", \"seconds\"}")
     args = parser.parse_args(argv)
     unknown = [env_id for env_id in args.env_ids if env_id not in envs]
     if unknown:
@@ -277,7 +319,12 @@ def main(argv: list[str] | None = None) -> int:
         print("numba is not installed (the train and batch extras): nothing to compile", file=sys.stderr)
         return 0
     for env_id in args.env_ids or envs:
-        warmed = warm_up(env_id)  # says what it compiles, and how long it took
+        # says what it compiles, and how long it took
+        warmed = warm_up(env_id, args.config, engine=args.agents is None, agents=args.agents or True,
+                         quiet=args.report)
+        if args.report:
+            print(json.dumps({"env_id": env_id, "compiled": warmed.compiled, "seconds": warmed.seconds}), flush=True)
+            continue
         if warmed.compiled:
             continue
         if _has_engine(env_id) or compiled_agents(card_envs.make_game(env_id)):

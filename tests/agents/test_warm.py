@@ -140,3 +140,38 @@ def test_the_compile_command_refuses_an_unknown_env(capsys):
 def test_the_text_of_a_warm_up_that_compiled_nothing():
     text = Warmup("piles_v0", 0.4, 0).text()
     assert text == "piles_v0: numba kernels ready in 0.4 s (from the cache: nothing compiled)"
+
+
+ASIDE = """
+import json
+from numba.core import event
+from card_envs.agents.warm import warm_up
+
+class Modules(event.Listener):
+    names = []
+    def on_start(self, ev):
+        self.names.append(ev.data["dispatcher"].py_func.__module__)
+    def on_end(self, ev):
+        pass
+
+modules = Modules()
+with event.install_listener("numba:compile", modules):
+    warmed = warm_up("three_piles_v0", auto_forced=(True,), quiet=True)
+print(json.dumps({"compiled": warmed.compiled, "here": modules.names}))
+"""
+
+
+def test_on_two_cores_the_agents_compile_in_a_second_process_beside_the_engine(tmp_path):
+    """A cold warm-up of the engine and the agents compiles the engine here and the agents' kernels in a
+    process of their own at the same time (numba compiles on one thread); they are then loaded here."""
+    if warm._cores() < 2:
+        pytest.skip("one core: the warm-up compiles everything in one process")
+    cache = tmp_path / "numba_cache"
+    done = run(["-c", ASIDE], cache, tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    here = set(report["here"])
+    assert any(name.startswith("card_envs.batch.three_piles") for name in here), here
+    assert not any(name.startswith("card_envs.agents.") for name in here), here  # compiled aside, loaded here
+    assert report["compiled"] > len(report["here"])  # the aside's functions counted too
+    assert list(cache.rglob("heuristic*.nbi")), "the agents' kernels were not cached"
