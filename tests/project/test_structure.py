@@ -33,6 +33,7 @@ NAMING_GAMES = {
     "card_envs/batch/__init__.py": "ENGINES, NUMBA_ONLY and _engines(): the batched engines per env",
     "agents/__init__.py": "SCRIPTED and NAMED: each game's scripted agents",
     "train/configs.py": "DEFAULTS and RECIPES: each game's training recipes",
+    "evaluate/benchmark/protocol.py": "GAMES and ANCHORS: the benchmark protocol's setting, panel and anchors per env",
     "train/options.py": "the CLI's default env id (python -m card_envs.train with no env)",
     "agents/play.py": "the CLI's default env id (python -m card_envs.agents.play with no env)",
 }
