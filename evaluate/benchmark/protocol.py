@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 VERSION = "card_envs-bench-v1"
-# Deal d of every game is dealt from EVAL_SEED + d. Training deals from generator streams seeded
-# by --seed (never from a plain integer seed), the trainer's evaluations from 10,000 and 20,000 on,
-# and the results pages' evaluations from seeds below 200,000: no run or page uses these deals.
+# Deal d of every game is dealt from EVAL_SEED + d. Training deals from generator streams derived
+# from its --seed (not from consecutive integer seeds), the trainer's evaluations from 10,000 and
+# 20,000 on, the results pages' evaluations from seeds below 200,000: no run or page uses these deals.
 EVAL_SEED = 3_000_000
 SEATING = "field"
 CHUNK_DEALS = 10  # deals per task (`card_envs.evaluate.runner`): results depend on it, not on workers
