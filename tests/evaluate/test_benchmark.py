@@ -157,3 +157,16 @@ def test_bad_input_is_refused_naming_what_was_wrong(argv, message, tmp_path, cap
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_anchors_command_measures_random_and_every_scripted_agent(tmp_path, capsys):
+    out = tmp_path / "anchors"
+    assert main(["--anchors", "--out", str(out), *TINY]) == 0
+    measured = json.loads((out / "anchors.json").read_text())
+    assert measured["meta"]["deals"] == 1 and set(measured["anchors"]) == set(protocol.GAMES)
+    for env_id, anchors in measured["anchors"].items():
+        assert set(anchors["candidates"]) == set(play.scripted_candidates(env_id))
+        assert anchors["high"] == pytest.approx(max(anchors["candidates"].values()), abs=1e-6)
+        assert anchors["candidates"][anchors["high_agent"]] == pytest.approx(anchors["high"], abs=1e-6)
+        assert 0 <= anchors["low"] <= 1
+    assert "ANCHORS = " in capsys.readouterr().out and (out / "anchors.md").is_file()
