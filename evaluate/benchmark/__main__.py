@@ -15,8 +15,9 @@ shipped checkpoint (``shipped:<env_id>``), ``heuristic``...
     python -m card_envs.evaluate.benchmark --compare runs/benchmark/ppo runs/benchmark/maskable --out both
 
 Writes results.json, results.md and performance_profile.png (``--compare``: comparison.md and the
-profiles of all) to ``--out`` (by default a new folder
-under ``runs/benchmark/``); a folder holding an earlier report is refused unless ``--overwrite``.
+profiles of all) to ``--out`` (by default a new folder under ``runs/benchmark/``); a folder holding
+an earlier report is refused unless ``--overwrite``. The protocol, the normalization and how to
+cite the score: docs/benchmark.md.
 """
 
 from __future__ import annotations
