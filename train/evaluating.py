@@ -93,8 +93,9 @@ def evaluate_checkpoint(env_id: str, config: dict, checkpoint: str, deals: int, 
     if baseline_results is None:
         pairs += [(Player(first, first), Player(second, second))
                   for i, first in enumerate(names) for second in names[i + 1:]]
+    # compile_agents: the trainer compiled its scripted agents as it started (loaded from the cache here)
     played = play_pairings(env_id, config, pairs, deals, seed=10_000, workers=workers, chunk_deals=FINAL_CHUNK,
-                           progress=progress, until=until)
+                           progress=progress, until=until, compile_agents=True)
     rewards = {result.b.label: result.reward_a for result in played[:len(names)]}
     if baseline_results is None:
         baseline_results = {(r.a.label, r.b.label): win_draw_loss(r.reward_a) for r in played[len(names):]}
