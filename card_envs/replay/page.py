@@ -3,10 +3,12 @@
 The script knows no game: what a game draws its own way comes in the page's data (``style``:
 suit symbols, rank names, how card names in text are drawn, a group's CSS class, groups laid
 around a centre; ``notes``: a card's hover text), and its colours in the style sheet
-(``Game.replay_style``'s ``css``, added after `CSS`).
+(``Game.replay_style``'s ``css``, added after `CSS`). The play page (`card_envs.web.page`) uses
+the same head and end (`HEAD`, `foot`), style sheet and board drawing (`SCRIPT_START`, `DRAW_JS`).
 """
 
-PAGE = """<!DOCTYPE html>
+# The top of the page, the play page's too (`card_envs.web.page`): both fill in %TITLE% and %CSS%.
+HEAD = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -18,7 +20,17 @@ PAGE = """<!DOCTYPE html>
 <body>
 <header>
   <h1 id="title">%TITLE%</h1>
-  <div class="controls">
+"""
+
+
+def foot(data_id: str) -> str:
+    """The end of both pages: the box script errors show in (`SCRIPT_START`), the page's data (JSON
+    in the element ``data_id``, %DATA% filled in), the script (%JS%)."""
+    return (f'<div id="errors" hidden></div>\n<script type="application/json" id="{data_id}">%DATA%</script>\n'
+            '<script>%JS%</script>\n</body>\n</html>\n')
+
+
+PAGE = HEAD + """  <div class="controls">
     <label>view <select id="seat"></select></label>
     <button id="first" title="first position (Home)">|&#x25C0;</button>
     <button id="prev" title="previous (left arrow)">&#x25C0;</button>
@@ -43,12 +55,7 @@ PAGE = """<!DOCTYPE html>
     <details><summary>text view</summary><pre id="text"></pre></details>
   </aside>
 </main>
-<div id="errors" hidden></div>
-<script type="application/json" id="replay-data">%DATA%</script>
-<script>%JS%</script>
-</body>
-</html>
-"""
+""" + foot("replay-data")
 
 CSS = """
 body { font-family: system-ui, "DejaVu Sans", sans-serif; margin: 0; background: #eef1ec; color: #1d2521; }
@@ -108,7 +115,9 @@ aside { background: #fff; border-radius: 6px; padding: 8px; max-height: 80vh; ov
 /* the game's card classes and layouts (Game.replay_style's css) follow */
 """
 
-JS = r"""
+# The start of both pages' scripts (this one and `card_envs.web.page`'s): a script error shows on
+# the page (#errors), where a reader and the browser tests see it.
+SCRIPT_START = r"""
 "use strict";
 (function () {
   function showError(message) {
@@ -117,26 +126,18 @@ JS = r"""
     box.textContent += message + "\n";
   }
   window.addEventListener("error", function (e) { showError("error: " + e.message); });
-  var holder = document.getElementById("replay-data");
-  var data = JSON.parse(holder.textContent);
-  holder.remove();  // the document holds only the selected view from here on
-  var S = data.strings, steps = data.steps, zoneCache = {}, notes = data.notes || {}, style = data.style || {};
-  var seatSel = document.getElementById("seat"), slider = document.getElementById("slider");
-  var playButton = document.getElementById("play");
-  var state = {view: data.views[0], step: 0}, timer = null;
+"""
+
+# How both pages draw a board; the play page adds its clicks through drawBoard's zoneElement. Each
+# script defines `data` (with the game's ``notes`` and ``style``) before this part.
+DRAW_JS = r"""
   // The game's drawing, as data: card class -> [suit letter, symbol, suit name]; rank letter ->
   // word; card names in text ([regex, suit letter -> symbol]); group -> CSS class; a ring of
   // groups around a centre one.
+  var notes = data.notes || {}, style = data.style || {};
   var SUITS = style.suits || {}, RANK_NAMES = style.rank_names || {}, groupClass = style.group_class || {};
   var cardText = style.card_text ? [new RegExp(style.card_text[0], "g"), style.card_text[1]] : null;
   var ring = style.ring || null, places = ring ? new RegExp(ring.places) : null;
-
-  data.views.forEach(function (key, i) {
-    var o = document.createElement("option");
-    o.value = key; o.textContent = data.view_labels[i];
-    seatSel.appendChild(o);
-  });
-  slider.max = String(steps.length - 1);
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -147,10 +148,6 @@ JS = r"""
   function symbols(text) {  // card names in a line of text, suits as symbols
     if (!cardText) return text;
     return text.replace(cardText[0], function (_, r, s) { return r + cardText[1][s]; });
-  }
-  function zone(id) {
-    if (!(id in zoneCache)) zoneCache[id] = JSON.parse(S[id]);
-    return zoneCache[id];
   }
   function card(c) {
     var e;
@@ -172,6 +169,85 @@ JS = r"""
     }
     if (c.n && c.n > 1) e.appendChild(el("span", "n", "x" + c.n));
     return e;
+  }
+  function drawZone(z, onCard) {  // onCard(element, card): what the page adds to each card
+    var ze = el("div", "zone");
+    ze.dataset.zone = z.name;
+    if (z.owner !== null) ze.dataset.owner = String(z.owner);
+    var label = el("div", "");
+    label.appendChild(el("span", "zone-name", z.name));
+    if (z.info) label.appendChild(el("span", "zone-info", symbols(z.info)));
+    ze.appendChild(label);
+    var cards = el("div", "cards");
+    if (z.cards.length === 0) cards.appendChild(el("span", "empty", "(none)"));
+    z.cards.forEach(function (c) {
+      var e = card(c);
+      onCard(e, c);
+      cards.appendChild(e);
+    });
+    ze.appendChild(cards);
+    return ze;
+  }
+
+  // The board: the zones, zoneElement(zone, its index) drawn, in a box per group. who: {seat: the
+  // view's seat, mover: the seat to move (or null), players: names by seat (if known), you: what
+  // the seat's own group title adds}.
+  function groupTitle(name, who) {
+    var h = el("h3", "", name), m = /^player_(\d+)$/.exec(name);
+    if (m && who.players && who.players[+m[1]]) h.appendChild(el("span", "name", " \u00b7 " + who.players[+m[1]]));
+    if (name === "player_" + who.seat) h.appendChild(el("span", "name", who.you));
+    return h;
+  }
+  function drawBoard(zones, zoneElement, who) {
+    var boardEl = document.getElementById("board"), groups = {}, order = [], around = null, players = null;
+    boardEl.textContent = "";
+    zones.forEach(function (z, i) {
+      if (!(z.group in groups)) { groups[z.group] = []; order.push(z.group); }
+      groups[z.group].push(zoneElement(z, i));
+    });
+    order.forEach(function (name) {
+      var g = el("div", "group");
+      g.dataset.group = name;
+      if (name === "player_" + who.seat) g.className += " me";
+      if (who.mover !== null && name === "player_" + who.mover) g.className += " mover";
+      if (name in groupClass) g.className += " " + groupClass[name];
+      g.appendChild(groupTitle(name, who));
+      groups[name].forEach(function (ze) { g.appendChild(ze); });
+      var place = ring && places.test(name);
+      if (ring && (place || name === ring.centre)) {  // the ring's places around its centre
+        if (around === null) { around = el("div", ring["class"]); boardEl.appendChild(around); }
+        g.className += place ? " " + name.replace(places, ring.place_class) : " mid";
+        if (!place) g.firstChild.textContent = ring.title;
+        around.appendChild(g);
+      } else if (/^player_/.test(name)) {
+        if (players === null) { players = el("div", "players"); boardEl.appendChild(players); }
+        players.appendChild(g);
+      } else {
+        boardEl.appendChild(g);
+      }
+    });
+  }
+"""
+
+JS = SCRIPT_START + r"""
+  var holder = document.getElementById("replay-data");
+  var data = JSON.parse(holder.textContent);
+  holder.remove();  // the document holds only the selected view from here on
+  var S = data.strings, steps = data.steps, zoneCache = {};
+  var seatSel = document.getElementById("seat"), slider = document.getElementById("slider");
+  var playButton = document.getElementById("play");
+  var state = {view: data.views[0], step: 0}, timer = null;
+""" + DRAW_JS + r"""
+  data.views.forEach(function (key, i) {
+    var o = document.createElement("option");
+    o.value = key; o.textContent = data.view_labels[i];
+    seatSel.appendChild(o);
+  });
+  slider.max = String(steps.length - 1);
+
+  function zone(id) {
+    if (!(id in zoneCache)) zoneCache[id] = JSON.parse(S[id]);
+    return zoneCache[id];
   }
   function frame(step) { return steps[step].v[state.view]; }
   function said(f, key) {  // a move or turn line as this view reads it at the position shown:
@@ -201,70 +277,26 @@ JS = r"""
     if (location.hash !== h) history.replaceState(null, "", h);
   }
 
-  function groupTitle(name) {
-    var h = el("h3", "", name), m = /^player_(\d+)$/.exec(name);
-    if (m && data.players && data.players[+m[1]]) h.appendChild(el("span", "name", " \u00b7 " + data.players[+m[1]]));
-    if (name === "player_" + state.view) h.appendChild(el("span", "name", " (this view)"));
-    return h;
-  }
-  function drawZone(z, before) {
-    var ze = el("div", "zone");
-    ze.dataset.zone = z.name;
-    if (z.owner !== null) ze.dataset.owner = String(z.owner);
-    var label = el("div", "");
-    label.appendChild(el("span", "zone-name", z.name));
-    if (z.info) label.appendChild(el("span", "zone-info", symbols(z.info)));
-    ze.appendChild(label);
-    var cards = el("div", "cards"), had = before ? counts(before) : null;
-    if (had && JSON.stringify(had) !== JSON.stringify(counts(z))) ze.className += " changed";
-    if (z.cards.length === 0) cards.appendChild(el("span", "empty", "(none)"));
-    z.cards.forEach(function (c) {
-      var e = card(c), l = c.hidden ? "\u0000back" : c.label;
-      if (had) {  // more of this card than before: new here
-        var n = c.n || 1;
-        if ((had[l] || 0) < n) e.className += " fresh";
-        had[l] = Math.max(0, (had[l] || 0) - n);
-      }
-      cards.appendChild(e);
+  function changedZone(z, before) {  // a zone, marked where it differs from the position before
+    var had = before ? counts(before) : null, changed = had && JSON.stringify(had) !== JSON.stringify(counts(z));
+    var ze = drawZone(z, function (e, c) {
+      if (!had) return;
+      var n = c.n || 1, l = c.hidden ? "\u0000back" : c.label;  // more of this card than before: new here
+      if ((had[l] || 0) < n) e.className += " fresh";
+      had[l] = Math.max(0, (had[l] || 0) - n);
     });
-    ze.appendChild(cards);
+    if (changed) ze.className += " changed";
     return ze;
   }
-
-  function drawBoard(f) {
-    var boardEl = document.getElementById("board"), groups = {}, order = [], previous = {}, seen = {};
-    boardEl.textContent = "";
+  function drawFrame(f) {  // the board at the position shown, what changed since the one before marked
+    var previous = {}, seen = {};
     if (state.step > 0) {
       frame(state.step - 1).z.forEach(function (id) { var z = zone(id); previous[key(z, seen)] = z; });
     }
     seen = {};
-    f.z.forEach(function (id) {
-      var z = zone(id);
-      if (!(z.group in groups)) { groups[z.group] = []; order.push(z.group); }
-      groups[z.group].push([z, state.step > 0 ? (previous[key(z, seen)] || {cards: []}) : null]);
-    });
-    var mover = steps[state.step].actor, around = null, players = null;
-    order.forEach(function (name) {
-      var g = el("div", "group");
-      g.dataset.group = name;
-      if (name === "player_" + state.view) g.className += " me";
-      if (mover !== null && name === "player_" + mover) g.className += " mover";
-      if (name in groupClass) g.className += " " + groupClass[name];
-      g.appendChild(groupTitle(name));
-      groups[name].forEach(function (pair) { g.appendChild(drawZone(pair[0], pair[1])); });
-      var place = ring && places.test(name);
-      if (ring && (place || name === ring.centre)) {  // the ring's places around its centre
-        if (around === null) { around = el("div", ring["class"]); boardEl.appendChild(around); }
-        g.className += place ? " " + name.replace(places, ring.place_class) : " mid";
-        if (!place) g.firstChild.textContent = ring.title;
-        around.appendChild(g);
-      } else if (/^player_/.test(name)) {
-        if (players === null) { players = el("div", "players"); boardEl.appendChild(players); }
-        players.appendChild(g);
-      } else {
-        boardEl.appendChild(g);
-      }
-    });
+    drawBoard(f.z.map(zone), function (z) {
+      return changedZone(z, state.step > 0 ? (previous[key(z, seen)] || {cards: []}) : null);
+    }, {seat: state.view, mover: steps[state.step].actor, players: data.players, you: " (this view)"});
   }
 
   function drawLog() {  // the moves that led to this board: those made at positions 0 .. step - 1
@@ -296,7 +328,7 @@ JS = r"""
     result.hidden = !last;
     result.textContent = last ? S[f.a] : "";
     document.getElementById("text").textContent = f.t.map(function (i) { return S[i]; }).join("\n");
-    drawBoard(f);
+    drawFrame(f);
     drawLog();  // the moves up to this position only
     var aside = document.querySelector("aside");
     aside.scrollTop = aside.scrollHeight;  // the current move is the last one listed

@@ -1,7 +1,8 @@
-"""The play page: the replay page's style sheet (`card_envs.replay.page.CSS` and the game's
-``replay_style`` css) and its way of drawing a board (groups of zones of cards, suit symbols, a
-card's hover note, Piles' grid, Illimat's ring), plus what playing needs: the legal moves as
-buttons, the cards and zones a move names as things to click, the moves so far, help, the result.
+"""The play page: the replay page's head, style sheet (`card_envs.replay.page.CSS` and the game's
+``replay_style`` css) and way of drawing a board (`card_envs.replay.page.DRAW_JS`: groups of zones
+of cards, suit symbols, a card's hover note, Piles' grid, Illimat's ring), plus what playing needs:
+the legal moves as buttons, the cards and zones a move names as things to click, the moves so far,
+help, the result.
 
 The script knows no game and holds no state of its own: it shows the last view the server sent
 (`card_envs.web.session.WebGame.view`) and asks for the next one. A click on a card or zone keeps
@@ -15,21 +16,9 @@ import html
 import json
 
 from card_envs.core.game import Game
-from card_envs.replay.page import CSS
+from card_envs.replay.page import CSS, DRAW_JS, HEAD, SCRIPT_START, foot
 
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>%TITLE%</title>
-<style>%CSS%</style>
-</head>
-<body>
-<header>
-  <h1 id="title">%TITLE%</h1>
-  <div class="controls"><span id="turn">connecting...</span></div>
+PAGE = HEAD + """  <div class="controls"><span id="turn">connecting...</span></div>
 </header>
 <div id="result" hidden></div>
 <main>
@@ -48,12 +37,7 @@ PAGE = """<!DOCTYPE html>
     <details><summary>text view</summary><pre id="text"></pre></details>
   </aside>
 </main>
-<div id="errors" hidden></div>
-<script type="application/json" id="play-data">%DATA%</script>
-<script>%JS%</script>
-</body>
-</html>
-"""
+""" + foot("play-data")
 
 PLAY_CSS = """
 #turn { font-weight: 600; }
@@ -73,55 +57,12 @@ PLAY_CSS = """
 #help-form { margin-top: 8px; } #help-text { white-space: pre-wrap; font-size: 11px; }
 """
 
-JS = r"""
-"use strict";
-(function () {
-  function showError(message) {
-    var box = document.getElementById("errors");
-    box.hidden = false;
-    box.textContent += message + "\n";
-  }
-  window.addEventListener("error", function (e) { showError("error: " + e.message); });
+JS = SCRIPT_START + r"""
   var data = JSON.parse(document.getElementById("play-data").textContent);
   var api = "/api/" + location.pathname.split("/").pop();
-  var notes = data.notes || {}, style = data.style || {};
-  var SUITS = style.suits || {}, RANK_NAMES = style.rank_names || {}, groupClass = style.group_class || {};
-  var cardText = style.card_text ? [new RegExp(style.card_text[0], "g"), style.card_text[1]] : null;
-  var ring = style.ring || null, places = ring ? new RegExp(ring.places) : null;
   var view = null, selection = [], busy = false, seenMoves = 0;
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  function symbols(text) {  // card names in a line of text, suits as symbols (as the replay page)
-    if (!cardText) return text;
-    return text.replace(cardText[0], function (_, r, s) { return r + cardText[1][s]; });
-  }
-  function card(c) {  // a card as the replay page draws it
-    var e;
-    if (c.hidden) {
-      e = el("div", "card back", "?");
-      e.title = "face down";
-    } else {
-      var shown = c.label, title = c.label, suit = SUITS[(c.cls || "").split(" ")[0]];
-      if (suit && shown.slice(-1) === suit[0]) {
-        var rank = shown.slice(0, -1);
-        shown = rank + suit[1];
-        title = shown + ": " + (RANK_NAMES[rank] || rank) + " of " + suit[2];
-      }
-      e = el("div", "card " + (c.cls || "") + (suit ? "" : " long"), shown);
-      e.dataset.card = c.label;
-      var note = c.note || notes[c.label];
-      if (note) { title = note; e.dataset.note = "1"; }
-      e.title = title;
-    }
-    if (c.n && c.n > 1) e.appendChild(el("span", "n", "x" + c.n));
-    return e;
-  }
-
+""" + DRAW_JS + r"""
   // ----- moves as clicks --------------------------------------------------------------------
   function candidates(sel) {
     return view.legal.filter(function (m) {
@@ -179,62 +120,16 @@ JS = r"""
     box.textContent = text;
   }
 
-  // ----- the board, as the replay page lays it out ----------------------------------------------
-  function groupTitle(name) {
-    var h = el("h3", "", name), m = /^player_(\d+)$/.exec(name);
-    if (m && view.players[+m[1]]) h.appendChild(el("span", "name", " \u00b7 " + view.players[+m[1]]));
-    if (name === "player_" + view.seat) h.appendChild(el("span", "name", " (you)"));
-    return h;
-  }
-  function drawZone(z, i) {
-    var ze = el("div", "zone"), g = "g:" + z.group;
-    ze.dataset.zone = z.name;
-    if (z.owner !== null) ze.dataset.owner = String(z.owner);
+  // ----- the board, drawn as the replay page draws it (DRAW_JS), its parts clickable -----------------
+  function playableZone(z, i) {  // a zone, and its cards face up, clicks naming them (``targets``)
+    var g = "g:" + z.group;
+    var ze = drawZone(z, function (e, c) { if (!c.hidden) clickable(e, ["c" + i + ":" + c.label, "z" + i, g]); });
     clickable(ze, ["z" + i, g]);
-    var label = el("div", "");
-    label.appendChild(el("span", "zone-name", z.name));
-    if (z.info) label.appendChild(el("span", "zone-info", symbols(z.info)));
-    ze.appendChild(label);
-    var cards = el("div", "cards");
-    if (z.cards.length === 0) cards.appendChild(el("span", "empty", "(none)"));
-    z.cards.forEach(function (c) {
-      var e = card(c);
-      if (!c.hidden) clickable(e, ["c" + i + ":" + c.label, "z" + i, g]);
-      cards.appendChild(e);
-    });
-    ze.appendChild(cards);
     return ze;
   }
-  function drawBoard() {
-    var boardEl = document.getElementById("board"), groups = {}, order = [], around = null, players = null;
-    boardEl.textContent = "";
-    view.zones.forEach(function (z, i) {
-      if (!(z.group in groups)) { groups[z.group] = []; order.push(z.group); }
-      groups[z.group].push(drawZone(z, i));
-    });
-    order.forEach(function (name) {
-      var g = el("div", "group");
-      g.dataset.group = name;
-      if (name === "player_" + view.seat) g.className += " me";
-      if (view.to_move !== null && name === "player_" + view.to_move) g.className += " mover";
-      if (name in groupClass) g.className += " " + groupClass[name];
-      var title = groupTitle(name);
-      g.appendChild(title);
-      clickable(g, ["g:" + name]);
-      groups[name].forEach(function (ze) { g.appendChild(ze); });
-      var place = ring && places.test(name);
-      if (ring && (place || name === ring.centre)) {
-        if (around === null) { around = el("div", ring["class"]); boardEl.appendChild(around); }
-        g.className += place ? " " + name.replace(places, ring.place_class) : " mid";
-        if (!place) title.textContent = ring.title;
-        around.appendChild(g);
-      } else if (/^player_/.test(name)) {
-        if (players === null) { players = el("div", "players"); boardEl.appendChild(players); }
-        players.appendChild(g);
-      } else {
-        boardEl.appendChild(g);
-      }
-    });
+  function drawPlayBoard() {
+    drawBoard(view.zones, playableZone, {seat: view.seat, mover: view.to_move, players: view.players, you: " (you)"});
+    document.querySelectorAll("#board .group").forEach(function (g) { clickable(g, ["g:" + g.dataset.group]); });
   }
 
   // ----- the rest of the page ---------------------------------------------------------------------
@@ -279,7 +174,7 @@ JS = r"""
       (view.replay ? "\nsaved as the replay " + view.replay : "") : "";
     document.getElementById("text").textContent = view.text;
     hint(view.your_turn ? "click a card, a pile or a field, or a button" : "");
-    drawBoard();
+    drawPlayBoard();
     drawChoices();
     drawLog();
     mark();
