@@ -54,6 +54,18 @@ def default_opponent(game) -> str:
     return "heuristic" if game.name in SCRIPTED else "random"
 
 
+def config_arg(args) -> dict | None:
+    """``python -m card_envs.agents.play``'s ``--config`` as a dict, None where not given (the
+    terminal's game and the browser's read it alike); a bad one is the parser's error."""
+    try:
+        config = json.loads(args.config) if args.config is not None else None
+    except json.JSONDecodeError as error:
+        args.parser.error(f"--config is not valid JSON: {error}")
+    if config is not None and not isinstance(config, dict):
+        args.parser.error("--config must be a JSON object, e.g. '{\"num_players\": 3}'")
+    return config
+
+
 def load_save(path: str | Path) -> dict[str, Any]:
     """A file written by ``quit`` ({"snapshot", "seat", "opponent", "seed"}) or a bare env snapshot
     (``env.unwrapped.snapshot()``: {"env_id", "config", "state"}); ValueError naming the problem."""

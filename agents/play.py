@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -88,7 +87,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def human_main(args: argparse.Namespace) -> int:
     """``--human``: one game with you at ``--seat`` (see `card_envs.agents.human`)."""
-    from card_envs.agents.human import HumanGame, default_opponent, load_save
+    from card_envs.agents.human import HumanGame, config_arg, default_opponent, load_save
 
     parser = args.parser
     saved: dict = {}
@@ -106,12 +105,7 @@ def human_main(args: argparse.Namespace) -> int:
             parser.error(f"{args.resume} is for {args.env_id!r}, which is not a registered env "
                          f"({card_envs.list_envs()})")
     env_id = args.env_id or "three_piles_v0"
-    try:
-        config = json.loads(args.config) if args.config is not None else None
-    except json.JSONDecodeError as error:
-        parser.error(f"--config is not valid JSON: {error}")
-    if config is not None and not isinstance(config, dict):
-        parser.error("--config must be a JSON object, e.g. '{\"num_players\": 3}'")
+    config = config_arg(args)
     if snapshot is not None:
         if config is not None and config != snapshot.get("config"):
             parser.error(f"--config {config} differs from the saved game's {snapshot.get('config')}")

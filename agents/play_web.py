@@ -13,24 +13,18 @@ same links, so a page left open reconnects by itself. Each finished game is save
 from __future__ import annotations
 
 import argparse
-import json
 import secrets
 import sys
 
 import card_envs
 from card_envs.agents import make_policy
-from card_envs.agents.human import default_opponent, rules_summary, terminal_help
+from card_envs.agents.human import config_arg, default_opponent, rules_summary, terminal_help
 from card_envs.web import Helpers, PlayServer, WebGame, read_save
 
 
 def _config(args: argparse.Namespace, saved: dict | None) -> dict:
     parser = args.parser
-    try:
-        config = json.loads(args.config) if args.config is not None else None
-    except json.JSONDecodeError as error:
-        parser.error(f"--config is not valid JSON: {error}")
-    if config is not None and not isinstance(config, dict):
-        parser.error("--config must be a JSON object, e.g. '{\"num_players\": 3}'")
+    config = config_arg(args)
     if saved is not None:
         if config is not None and config != saved["config"]:
             parser.error(f"--config {config} differs from the saved game's {saved['config']}")
