@@ -1,4 +1,5 @@
-"""Shared fixtures: every registered env and its test configurations, and random-play walks."""
+"""Shared fixtures: every registered env and its test configurations, random-play walks, and a
+state guard for players that may use only what their seat knows."""
 
 from __future__ import annotations
 
@@ -32,6 +33,30 @@ def random_walk(game, seed: int):
         legal = state.legal_actions()
         state.apply(legal[rng.integers(len(legal))])
         yield state
+
+
+class Guard:
+    """A state wrapper that allows a player (a search, an OpenSpiel bot) only what a seat may use:
+    whose turn it is, whether the game is over, and determinizations for that seat. Anything else
+    fails the test."""
+
+    def __init__(self, state, seat):
+        self._state, self._seat, self.determinizations = state, seat, 0
+
+    @property
+    def current_player(self):
+        return self._state.current_player
+
+    def is_terminal(self):
+        return self._state.is_terminal()
+
+    def determinize(self, player, rng):
+        assert player == self._seat, "determinized for another seat"
+        self.determinizations += 1
+        return self._state.determinize(player, rng)
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the player read state.{name} directly")
 
 
 def calls_made(fn, *args):

@@ -13,7 +13,7 @@ from card_envs.agents.match import play_game, rotated_match
 from card_envs.agents.neural import ActorCritic, CHECKPOINT_FORMAT, NeuralPolicy, save_checkpoint
 from card_envs.agents.policy import RandomPolicy
 from card_envs.core.cards import card_names
-from tests.conftest import random_walk
+from tests.conftest import Guard, random_walk
 
 GAMES = ["three_piles_v0", "piles_v0"]
 
@@ -26,29 +26,6 @@ def _positions(game, seeds=range(3), every=5):
             if i % every == 0 and not state.is_terminal() and len(state.legal_actions()) > 1:
                 out.append(state.clone())
     return out
-
-
-class Guard:
-    """A state wrapper that allows only what a seat may use: whose turn it is, whether the game is
-    over, and determinizations for that seat. Anything else fails the test."""
-
-    def __init__(self, state, seat):
-        self._state, self._seat, self.determinizations = state, seat, 0
-
-    @property
-    def current_player(self):
-        return self._state.current_player
-
-    def is_terminal(self):
-        return self._state.is_terminal()
-
-    def determinize(self, player, rng):
-        assert player == self._seat, "determinized for another seat"
-        self.determinizations += 1
-        return self._state.determinize(player, rng)
-
-    def __getattr__(self, name):
-        raise AssertionError(f"the search read state.{name} directly")
 
 
 # ----- greedy ---------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import card_envs  # noqa: E402
 from card_envs.openspiel import OpenSpielGame, load_game, short_name  # noqa: E402
 from card_envs.openspiel.game import NONE_TEXT, SEED, defaults, moves_text, player_counts  # noqa: E402
 from tests.agents.test_scripted_every_config import CASES, case_id, cards_file, resolve  # noqa: E402,F401
-from tests.conftest import ENV_CASES, random_walk  # noqa: E402
+from tests.conftest import ENV_CASES, Guard, random_walk  # noqa: E402
 from tests.conftest import case_id as env_case_id  # noqa: E402
 from tests.envs.test_envs import sampled_positions  # noqa: E402
 from tests.envs.test_hidden_information import twins  # noqa: E402
@@ -225,29 +225,6 @@ def test_shimmy_round_trip_passes_the_pettingzoo_api_test(env_id):
 
 
 # ----- OpenSpiel's bots as players -----------------------------------------------------------
-class Guard:
-    """A state that lets a bot see only whose turn it is, whether the game is over, and
-    determinizations for its own seat (as tests/agents/test_baselines.py's Guard)."""
-
-    def __init__(self, state, seat):
-        self._state, self._seat, self.determinizations = state, seat, 0
-
-    @property
-    def current_player(self):
-        return self._state.current_player
-
-    def is_terminal(self):
-        return self._state.is_terminal()
-
-    def determinize(self, player, rng):
-        assert player == self._seat, "determinized for another seat"
-        self.determinizations += 1
-        return self._state.determinize(player, rng)
-
-    def __getattr__(self, name):
-        raise AssertionError(f"the bot read state.{name} directly")
-
-
 @pytest.mark.parametrize("spec", ["openspiel:ismcts:simulations=12", "openspiel:mcts:simulations=6,determinizations=2"])
 @pytest.mark.parametrize("env_id", ["three_piles_v0", "split_the_hoard_v0"])
 def test_openspiel_bots_act_legally_from_determinizations_only(env_id, spec):

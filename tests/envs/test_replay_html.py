@@ -26,7 +26,8 @@ import pytest
 
 import card_envs
 from card_envs.replay import (
-    action_known, board, load_replay, main as replay_main, record_game, replay_data, replay_html, save_replay)
+    action_known, board, load_replay, main as replay_main, replay_data, replay_html, save_replay)
+from tests.envs.test_replay_public import random_replay
 
 # Short games keep the file fast: one Illimat round, ten Dominion turns each.
 CONFIGS = {"illimat_v0": {"rounds": 1}, "dominion_v0": {"max_turns": 10}}
@@ -34,17 +35,7 @@ ENVS = card_envs.list_envs()
 
 
 def _random_replay(env_id: str, seed: int = 0):
-    game = card_envs.make_game(env_id, **CONFIGS.get(env_id, {}))
-    rng = np.random.default_rng(seed)
-    initial = game.new_state(np.random.default_rng(seed))
-    state, decisions = initial.clone(), []
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = int(legal[rng.integers(len(legal))])
-        if len(legal) > 1:  # record_game plays forced decisions itself
-            decisions.append(action)
-        state.apply(action)
-    return record_game(game, env_id, initial, decisions, ["random"] * game.num_players, {"seed": seed})
+    return random_replay(env_id, CONFIGS.get(env_id, {}), seed)
 
 
 @pytest.fixture(scope="module")
@@ -57,11 +48,12 @@ def pages(tmp_path_factory):
         path = folder / f"{env_id}.html"
         text = replay_html(replay)
         path.write_text(text, encoding="utf-8")
-        out[env_id] = (replay, path, _embedded(text))
+        out[env_id] = (replay, path, embedded(text))
     return out
 
 
-def _embedded(text: str) -> dict:
+def embedded(text: str) -> dict:
+    """The page's data, as its script reads it from the HTML."""
     match = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S)
     assert match, "the page embeds its data in one JSON script element"
     return json.loads(match.group(1))
@@ -75,7 +67,7 @@ def _frame(data: dict, step: int, view: str) -> dict:
             "text": "\n".join(strings[i] for i in f["t"]), "action": strings[f["a"]]}
 
 
-def _said(data: dict, step: int, view: str, key: str, position: int) -> str:
+def said(data: dict, step: int, view: str, key: str, position: int) -> str:
     """A step's move (``a``) or turn line (``m``) as the page shows it at ``position``: reworded
     from where the rules made a secret move in it public (``ar``, ``mr``)."""
     f = data["steps"][step]["v"][view]
@@ -215,8 +207,8 @@ def test_evaluate_html_writes_a_page_beside_each_replay(tmp_path):
     assert len(replays) == 2
     for path in replays:
         page = path.with_suffix(".html").read_text(encoding="utf-8")
-        assert _embedded(page)["env_id"] == "three_piles_v0"
-        assert len(_embedded(page)["steps"]) == len(load_replay(path).actions) + 1
+        assert embedded(page)["env_id"] == "three_piles_v0"
+        assert len(embedded(page)["steps"]) == len(load_replay(path).actions) + 1
 
 
 @pytest.mark.parametrize("env_id", ENVS)
@@ -509,13 +501,13 @@ def test_the_page_opens_in_chromium_and_shows_the_chosen_seat_only(pages, browse
     # ends with the turn of the move that led here, and its line shows the board after it.
     led = [html.unescape(x) for x in re.search(r'<div id="led-here">(.*?)</div><div id="next-move">(.*?)</div>',
                                                  dom).groups()]
-    assert led[0] == "the move that led here: " + _symbols(_said(data, step - 1, "0", "a", step), env_id)
+    assert led[0] == "the move that led here: " + _symbols(said(data, step - 1, "0", "a", step), env_id)
     assert led[1] == "next move (not on this board yet): " + _symbols(mine["action"], env_id)
     items = re.findall(r'<li(?: class="([^"]*)")? value="(\d+)" data-step="(\d+)">(.*?)</li>', dom)
     assert items and items[-1][0].startswith("current") and items[-1][2] == str(step)
     assert len(items) == len({s["turn"] for s in data["steps"][:step]}), "one line per turn that led here"
     for _, _, shown, line in items:  # each turn's line as it reads at this position
-        assert html.unescape(line) == _symbols(_said(data, int(shown) - 1, "0", "m", step), env_id)
+        assert html.unescape(line) == _symbols(said(data, int(shown) - 1, "0", "m", step), env_id)
     if env_id == "split_the_hoard_v0":  # past a flip: another seat's commits are named
         assert any(re.search(r"player_[1-9]: commit card: (?!a hidden)", html.unescape(line)) for *_, line in items)
     # A card's hover names it as drawn, then in words: "K\u2660: King of Spades", "A\u2766: Fool of Autumn".

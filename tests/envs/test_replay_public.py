@@ -82,6 +82,7 @@ def twin(game, state, action: int) -> int | None:
 
 
 def random_replay(env_id: str, config: dict, seed: int):
+    """One seeded uniformly random game, recorded (the replay tests' games, here and elsewhere)."""
     game = card_envs.make_game(env_id, **config)
     rng = np.random.default_rng(seed)
     initial = game.new_state(np.random.default_rng(seed))
@@ -89,7 +90,7 @@ def random_replay(env_id: str, config: dict, seed: int):
     while not state.is_terminal():
         legal = state.legal_actions()
         action = int(legal[rng.integers(len(legal))])
-        if len(legal) > 1:
+        if len(legal) > 1:  # record_game plays forced decisions itself
             decisions.append(action)
         state.apply(action)
     return record_game(game, env_id, initial, decisions, ["random"] * game.num_players, {"seed": seed})

@@ -4,45 +4,18 @@ data, read back from the HTML as the script reads it, never names a commit befor
 
 from __future__ import annotations
 
-import json
 import re
 
-import numpy as np
 import pytest
 
-import card_envs
 from card_envs.games.split_the_hoard.effects import COMMIT_CARD, COMMIT_COINS
-from card_envs.replay import record_game, replay_html
+from card_envs.replay import replay_html
+from tests.envs.test_replay_html import embedded, said
+from tests.envs.test_replay_public import random_replay
 
 
-def random_replay(num_players: int, seed: int):
-    game = card_envs.make_game("split_the_hoard_v0", num_players=num_players)
-    rng = np.random.default_rng(seed)
-    initial = game.new_state(np.random.default_rng(seed))
-    state, decisions = initial.clone(), []
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = int(legal[rng.integers(len(legal))])
-        if len(legal) > 1:  # record_game plays forced decisions itself
-            decisions.append(action)
-        state.apply(action)
-    return record_game(game, "split_the_hoard_v0", initial, decisions, ["random"] * num_players, {"seed": seed})
-
-
-def embedded(replay) -> dict:
-    """The page's data, as its script reads it from the HTML."""
-    match = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', replay_html(replay), re.S)
-    return json.loads(match.group(1))
-
-
-def said(data: dict, step: int, view: str, key: str, position: int) -> str:
-    """A step's move (``a``) or turn line (``m``) as the page shows it at ``position`` (its ``said``)."""
-    f = data["steps"][step]["v"][view]
-    text = f[key]
-    for at, words in f.get(key + "r", []):
-        if at <= position:
-            text = words
-    return data["strings"][text]
+def hoard_replay(num_players: int, seed: int):
+    return random_replay("split_the_hoard_v0", {"num_players": num_players}, seed)
 
 
 def commits(replay) -> list[tuple[int, int, int, str, int]]:
@@ -67,8 +40,8 @@ def turn_steps(data: dict, step: int) -> list[int]:
 
 @pytest.mark.parametrize("num_players, seed", [(3, 0), (5, 1)])
 def test_a_commit_is_hidden_until_the_flip_and_named_from_it_on(num_players, seed):
-    replay = random_replay(num_players, seed)
-    data = embedded(replay)
+    replay = hoard_replay(num_players, seed)
+    data = embedded(replay_html(replay))
     named = 0
     for step, decision, actor, words, flip in commits(replay):
         if decision != COMMIT_CARD:
@@ -95,8 +68,8 @@ def test_no_view_holds_a_commit_before_its_flip_nor_where_a_coin_went():
     """The leak test over everything the page embeds: what another view reads of a commit before
     any rewording names no card; every rewording is dated at the flip of its round, after the
     move; and which card a Coin went to is named to no other view, flipped or not."""
-    replay = random_replay(3, seed=2)
-    data = embedded(replay)
+    replay = hoard_replay(3, seed=2)
+    data = embedded(replay_html(replay))
     strings = data["strings"]
     found = commits(replay)
     flip_of = {step: flip for step, _, _, _, flip in found}
