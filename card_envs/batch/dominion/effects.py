@@ -5,6 +5,7 @@ in `dominion_zones`.
 
 from __future__ import annotations
 
+import numpy as np
 from card_envs.numba_cache import njit
 
 from card_envs.batch.dominion import kernels as K
@@ -21,6 +22,9 @@ from card_envs.games.dominion import effects as fx
 
 
 # ----- playing cards ------------------------------------------------------------------------------
+# Callers pass p and c as np.int64: numba compiles a function once per mix of argument types (a
+# literal and each integer width count apart), and the card effects below them (special,
+# special_allies) are the engine's largest to compile (10-14 s each).
 @njit(cache=True)
 def play_from_hand(S, b, p, c):
     g, ps = S[0], S[1]
@@ -36,7 +40,7 @@ def play_from_hand(S, b, p, c):
         for k in range(n - 1, 0, -1):  # asked of all: being asked reveals no Moat
             ask(S, b, K.K_MOAT, others(n, p, k), c)
     else:
-        resolve(S, b, p, c)
+        resolve(S, b, np.int64(p), np.int64(c))
 
 
 @njit(cache=True)

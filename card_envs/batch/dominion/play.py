@@ -6,6 +6,7 @@ line by line; `apply` is the batched step. `S` and `b` as in `dominion_zones`.
 
 from __future__ import annotations
 
+import numpy as np
 from card_envs.numba_cache import njit
 
 from card_envs.batch.dominion import kernels as K
@@ -42,7 +43,7 @@ def run_play_all(S, b, t):
         enter_buy(S, b)
         return
     push(S, b, OP_PLAY_ALL, -1, p, -1, 0, 0, 0)  # continue after whatever this Treasure asks
-    play_from_hand(S, b, p, card)
+    play_from_hand(S, b, np.int64(p), np.int64(card))
 
 
 # ----- decisions ----------------------------------------------------------------------------------
@@ -243,7 +244,7 @@ def one_shot(S, b, t, a):
             reveal_in_hand(S, b, p, c)
     elif kind == Q_SAUNA_AVANTO or kind == Q_AVANTO_SAUNA:
         if a != DONE:
-            play_from_hand(S, b, p, c)
+            play_from_hand(S, b, np.int64(p), np.int64(c))
     elif kind == Q_SMALL_CASTLE:
         if a == OPTION0:
             trash_from_play(S, b, p, cd.SMALL_CASTLE)
@@ -266,7 +267,7 @@ def one_shot(S, b, t, a):
         if a != DONE:  # a Treasure played from the discard pile (not from hand: no Voyage limit)
             delete(S, b, p, K.Z_DISC, first_index(S, b, p, K.Z_DISC, c))
             append(S, b, p, K.Z_PLAY, c)
-            resolve(S, b, p, c)
+            resolve(S, b, np.int64(p), np.int64(c))
     elif kind == Q_ACOLYTE_SELF:
         if a == OPTION0:
             trash_from_play(S, b, p, cd.ACOLYTE)
@@ -297,7 +298,7 @@ def one_shot(S, b, t, a):
     elif kind == Q_ELDER:
         if a != DONE:
             g[b, K.G_ELDER] = c
-            play_from_hand(S, b, p, c)
+            play_from_hand(S, b, np.int64(p), np.int64(c))
             g[b, K.G_ELDER] = -1
     elif kind == Q_MILLER:
         size = ps[b, p, K.P_DECK]
@@ -536,7 +537,7 @@ def run(S, b):
         g[b, K.G_NTASKS] = nt - 1
         op, p, card = t[K.T_OP], t[K.T_P], t[K.T_CARD]
         if op == OP_RESOLVE:
-            resolve(S, b, p, card)
+            resolve(S, b, np.int64(p), np.int64(card))
         elif op == OP_ON_GAIN:
             on_gain(S, b, p, card)
         elif op == OP_ON_TRASH:
@@ -561,14 +562,14 @@ def phase_answer(S, b, a):
             enter_treasure(S, b)
         else:
             g[b, K.G_ACTIONS] -= 1
-            play_from_hand(S, b, p, a - CARD0)
+            play_from_hand(S, b, np.int64(p), np.int64(a - CARD0))
     elif phase == 1:
         if a == DONE:
             enter_buy(S, b)
         elif a == PLAY_ALL:
             push(S, b, OP_PLAY_ALL, -1, p, -1, 0, 0, 0)
         else:
-            play_from_hand(S, b, p, a - CARD0)
+            play_from_hand(S, b, np.int64(p), np.int64(a - CARD0))
     elif a == DONE:
         begin_cleanup(S, b)
     else:

@@ -44,7 +44,10 @@ assert fx.DECISIONS[Q_MILLER] == "miller" and fx.DECISIONS[Q_TENT] == "tent"
 
 
 # ----- the task stack -----------------------------------------------------------------------------
-@njit(cache=True)
+# push and ask are inlined into their callers: called from about 60 places with every mix of integer
+# types and omitted arguments, each compiled on its own they were about 240 specializations, a
+# third of the engine's compile time (`benchmarks/compile_times.py`).
+@njit(cache=True, inline="always")
 def push(S, b, op, kind, p, card, lo, hi, x):
     g, tasks = S[0], S[9]
     k = g[b, K.G_NTASKS]
@@ -55,12 +58,12 @@ def push(S, b, op, kind, p, card, lo, hi, x):
     g[b, K.G_NTASKS] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ask(S, b, kind, p, card=-1, lo=0, hi=0, x=0):
     push(S, b, OP_ASK, kind, p, card, lo, hi, x)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # as push: small, called with many argument types
 def trigger(S, b, op, kind, p, card):
     """`state._trig.append(...)`: pushed (reversed) when the effect that raised it is done."""
     g, trig = S[0], S[10]
@@ -187,8 +190,14 @@ def shuffle(S, b, p):
     ps[b, p, K.P_DISC] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw(S, b, p, k):
+    """`_draw` with int64 arguments: compiled once, not once per caller's mix of types (ten)."""
+    _draw(S, b, np.int64(p), np.int64(k))
+
+
+@njit(cache=True)
+def _draw(S, b, p, k):
     ps, counts, zones = S[1], S[2], S[3]
     for _ in range(k):
         if ps[b, p, K.P_DECK] == 0:

@@ -9,6 +9,7 @@ reference moves them.
 
 from __future__ import annotations
 
+import numpy as np
 from card_envs.numba_cache import njit
 
 from card_envs.batch.split_the_hoard.kernels import (
@@ -263,12 +264,12 @@ def start(s, t, b, actor, prim, arg0, arg1, src) -> None:
 @njit(cache=True, inline="always")
 def start_class(s, t, b, p) -> None:
     c = s.classes[b, p]
-    start(s, t, b, p, t.cprim[c], t.carg0[c], t.carg1[c], -1)
+    start(s, t, b, np.int64(p), t.cprim[c], t.carg0[c], t.carg1[c], np.int64(-1))  # one specialization: 20 s
 
 
 @njit(cache=True, inline="always")
 def start_card(s, t, b, p, x) -> None:
-    start(s, t, b, p, t.prim[x], t.arg0[x], t.arg1[x], x)
+    start(s, t, b, np.int64(p), t.prim[x], t.arg0[x], t.arg1[x], np.int64(x))
 
 
 @njit(cache=True)

@@ -17,7 +17,7 @@ from collections import namedtuple
 import numpy as np
 from card_envs.numba_cache import njit
 
-from card_envs.batch.numba_borrow import borrowed
+from card_envs.batch.numba_borrow import borrowed, by_reference
 from card_envs.batch.numba_copy import zero_row
 from card_envs.games.split_the_hoard.effects import (
     BUY_SLOT, COMMIT_CARD, COMMIT_COINS, DEAL, EXTRA_COIN, FLIP, GIVE, OVER, PICK, PRIMITIVES, PRIORITY, REACT,
@@ -278,10 +278,16 @@ def effect_mask_row(s, t, b, d, m) -> None:
 
 
 @njit(cache=True)
+def mask_one(s, t, b, m) -> None:
+    """`mask_row` compiled once for `mask` and `play.play_forced` (the fused step inlines its own)."""
+    mask_row(s, t, b, m)
+
+
+@njit(cache=True)
 def mask(s, t, out) -> None:
-    s, t = borrowed(s), borrowed(t)
+    s, t = by_reference(s), by_reference(t)  # to mask_one as pointers
     for b in range(out.shape[0]):
-        mask_row(s, t, b, out[b])
+        mask_one(s, t, b, out[b])
 
 
 # ----- observation and full state ---------------------------------------------------------------

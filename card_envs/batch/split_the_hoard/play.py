@@ -15,9 +15,10 @@ from card_envs.numba_cache import njit
 from card_envs.batch.split_the_hoard.effects import (
     add_coin, add_hand, add_treasure, answer, decide, discard_treasure, draw, gain, remove_hand, remove_treasure,
     set_eff, start_card, start_class, take_coins)
+from card_envs.batch.numba_borrow import by_reference
 from card_envs.batch.split_the_hoard.kernels import (
     E_KIND, E_TARGET, GAME_OVER, K_BUY, PH_CLAIM, PH_DEAL, PH_DRAW2, PH_REVEAL, S_COMMIT, S_DRAGON, S_OVER,
-    S_REFILL, S_TURNS, S_WINDOW, ST_SLOT, ability_options, borrowed, mask_row, power_available)
+    S_REFILL, S_TURNS, S_WINDOW, ST_SLOT, ability_options, mask_one, power_available)
 from card_envs.games.split_the_hoard.effects import (
     COMMIT_CARD, COMMIT_COINS, DEAL, OVER, PRIORITY, TURN)
 from card_envs.games.split_the_hoard.rules import CLAIM, HAND, NEGOTIATE, REVEAL, SLOTS, STARTING_COINS
@@ -161,7 +162,7 @@ def drive(s, t, b) -> bool:
     n = t.n
     if s.phase[b] == REVEAL:
         if s.stage[b] == S_WINDOW:
-            return window(s, t, b, PH_REVEAL, S_COMMIT)
+            return window(s, t, b, np.int64(PH_REVEAL), np.int64(S_COMMIT))  # not literals: one specialization
         if s.commit_i[b] == n:
             flip(s, t, b)
             return False
@@ -205,7 +206,7 @@ def drive(s, t, b) -> bool:
         start_window(s, b, S_WINDOW)
         return False
     if s.stage[b] == S_WINDOW:
-        return window(s, t, b, PH_CLAIM, S_DRAGON)
+        return window(s, t, b, np.int64(PH_CLAIM), np.int64(S_DRAGON))
     if s.end_flag[b]:
         end_game(s, t, b)
         return False
@@ -318,12 +319,21 @@ def apply_row(s, t, b, a) -> None:
 
 
 @njit(cache=True)
+def apply_one(s, t, b, a) -> None:
+    """`apply_row` compiled once for `apply` and `play_forced` (the rules inlined into each were
+    compiled twice: a third of the engine's compile time); the state and tables come by reference
+    (`numba_borrow.by_reference`), as copying their arrays into every call would cost more than
+    most decisions."""
+    apply_row(s, t, b, a)
+
+
+@njit(cache=True)
 def apply(s, t, actions, active) -> None:
     """Each active game b plays actions[b] (legal: not checked) and advances to its next decision."""
-    s, t = borrowed(s), borrowed(t)
+    s, t = by_reference(s), by_reference(t)  # to apply_one as pointers, not ~70 arrays copied per call
     for b in range(actions.shape[0]):
         if active[b]:
-            apply_row(s, t, b, actions[b])
+            apply_one(s, t, b, int(actions[b]))
 
 
 # ----- the deal (game.SplitTheHoardGame.new_state) -----------------------------------------------------
@@ -348,7 +358,7 @@ def deal(s, t, rows, deck, titles, classes, dragon) -> None:
     """Deal game rows[i] from row i of the shuffles: `deck` (the deck, bottom .. top), `titles`
     and `classes` (permutations; seat p gets the (p+1)-th last Title and the p-th class) and
     `dragon` (the first player); then the first Reveal up to its first decision."""
-    s, t = borrowed(s), borrowed(t)
+    s, t = by_reference(s), by_reference(t)  # the rules' helpers then compile once, for `apply_one`'s types
     n, T = t.n, titles.shape[1]
     for i in range(rows.shape[0]):
         b = rows[i]
@@ -373,12 +383,12 @@ def deal(s, t, rows, deck, titles, classes, dragon) -> None:
 def play_forced(s, t, mask, ended) -> None:
     """`BatchGame._play_forced` game by game: each plays its single-choice decisions until it has
     a real choice (its row of `mask`) or its game ends (`ended`; that row of `mask` is stale)."""
-    s, t = borrowed(s), borrowed(t)
+    s, t = by_reference(s), by_reference(t)
     for b in range(mask.shape[0]):
         ended[b] = False
         m = mask[b]
         while True:
-            mask_row(s, t, b, m)
+            mask_one(s, t, b, m)
             first, count = 0, 0
             for a in range(m.shape[0]):
                 if m[a]:
@@ -387,7 +397,7 @@ def play_forced(s, t, mask, ended) -> None:
                         break
             if count != 1:
                 break
-            apply_row(s, t, b, first)
+            apply_one(s, t, b, first)
             if s.decision[b] == OVER:
                 ended[b] = True
                 break
