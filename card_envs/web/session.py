@@ -154,9 +154,11 @@ class WebGame:
         context, phrase = game.describe_move(state, move)
         rng = np.random.default_rng([self.seed, len(self.actions)])
         seen = {s: (context, phrase if action_known(state, move, s, rng) else None, forced) for s in self.humans}
+        # A secret move (Game.secret_move) is kept with its position: the rules may make it public later
+        secret = (state.clone(), move, phrase) if game.secret_move(state, move) else None
         state.apply(action)
         self.actions.append(int(action))
-        self.log.append({"actor": actor, "seen": seen})
+        self.log.append({"actor": actor, "seen": seen, "secret": secret})
         self.lines.append(self._last_moves())
         if state.is_terminal():
             self._save_replay()
@@ -283,12 +285,21 @@ class WebGame:
         for i, entry in enumerate(self.log):
             if i + 1 < len(self.log) and self.log[i + 1]["actor"] == entry["actor"]:
                 continue
-            decisions = [self.log[j]["seen"][seat] for j in range(start, i + 1)]
+            decisions = [self._seen(self.log[j], seat) for j in range(start, i + 1)]
             after = [self.lines[j + 1][seat] for j in range(start, i + 1)]
             line = turn_line(entry["actor"], decisions, self.lines[start][seat], after, self.game.quiet_forced_moves)
             out.append({"actor": entry["actor"], "text": line, "version": i + 1})
             start = i + 1
         return out
+
+    def _seen(self, entry: dict[str, Any], seat: int) -> tuple:
+        """What ``seat`` saw of a move, named once the rules have made a secret move public
+        (`Game.secret_move_revealed`: Split the Hoard's committed cards from the flip on), as the replays do."""
+        context, phrase, forced = entry["seen"][seat]
+        secret = entry["secret"]
+        if phrase is None and secret is not None and self.game.secret_move_revealed(secret[0], secret[1], self.state):
+            phrase = secret[2]
+        return context, phrase, forced
 
     def help(self, token: str, topic: str) -> str:
         """The terminal's ``help``: the topics, ``rules``, or a card's text (`card_envs.agents.human`)."""

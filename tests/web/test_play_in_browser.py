@@ -419,3 +419,29 @@ def test_the_command_refuses_bad_arguments(capsys, argv, words):
         play_main(argv + ["--port", "0"])
     assert exit_info.value.code == 2
     assert words in capsys.readouterr().err
+
+
+def test_a_commit_is_named_to_the_other_seats_once_the_flip_makes_it_public(tmp_path):
+    """Split the Hoard's committed card is "a hidden choice" to the other seats until the commits are
+    flipped, and named from then on (`Game.secret_move_revealed`), as the replay pages do."""
+    session = _session("split_the_hoard_v0", tmp_path, humans=(0, 1, 2), seed=3)
+    game, hidden_seen, named_seen = session.game, False, False
+    for _ in range(400):
+        state = session.state
+        if state.is_terminal() or named_seen:
+            break
+        seat = state.current_player
+        assert session.move(f"seat{seat}token", {"action": min(state.legal_actions()), "version": session.version})
+        for entry in session.log:
+            if entry["secret"] is None:
+                continue
+            before, move, phrase = entry["secret"]
+            other = (entry["actor"] + 1) % game.num_players
+            shown = session._seen(entry, other)[1]
+            if game.secret_move_revealed(before, move, session.state):
+                assert shown == phrase and any(phrase in line["text"] for line in session._move_lines(other))
+                named_seen = True
+            else:
+                assert shown is None
+                hidden_seen = True
+    assert hidden_seen and named_seen
