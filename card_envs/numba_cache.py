@@ -44,6 +44,7 @@ PACKAGE = "card_envs"
 __all__ = ["announced_elsewhere", "cache_location", "cache_root", "njit", "source_stamp"]
 
 
+@lru_cache(maxsize=None)  # asked by each kernel as it is decorated (about 400): the metadata read once
 def cache_root() -> Path:
     """The folder of this card_envs version's kernels in the user's cache (``NUMBA_CACHE_DIR``, where
     set, is used instead)."""
