@@ -150,8 +150,10 @@ def warm_up(env_id: str, config: dict[str, Any] | None = None, *, engine: bool =
             for forced in auto_forced:
                 part = (env_id, key, f"engine:{forced}")
                 if part not in _done:
-                    _play_engine(env_id, config, game, [] if aside else specs, forced)
+                    played = [] if aside else specs  # the agents compile aside, or play here on the engine
+                    _play_engine(env_id, config, game, played, forced)
                     _done.add(part)
+                    _done.update((env_id, key, f"agent:{spec}") for spec in played)
             compiles.count += aside.wait() if aside else 0  # then the agents load from the cache
         todo = [spec for spec in specs if (env_id, key, f"agent:{spec}") not in _done]
         if todo:
