@@ -2,9 +2,13 @@
 
 The state is the struct of arrays of `card_envs.batch.split_the_hoard.engine` (its docstring has the
 table), passed to the kernels as one named tuple `Hoard` of numpy arrays, with the card list and
-configuration as another, `Tables`. Every entry kernel first takes both through `borrowed`,
-which drops numba's reference counting of their arrays (without it, each call and each inlined
-helper counted every array: the mask was 30 times slower). Each kernel loops over the games
+configuration as another, `Tables`. Every entry kernel first drops numba's reference counting of
+their arrays (`card_envs.batch.numba_borrow`; without it, each call and each inlined helper counted
+every array: the mask was 30 times slower). `mask` here and `play.apply`, `play.deal` and
+`play.play_forced` take both by reference (`by_reference`: also passed to `mask_one` and
+`play.apply_one` as one pointer each, not dozens of arrays copied per call); `encode` borrows both
+(`borrowed`); `step.step` and `step.refresh` take the state by reference and borrow the tables,
+`scoring.returns` borrows the tables. Each kernel loops over the games
 serially (one core, as `card_envs.batch.cpu` explains) and follows the reference code line by line:
 `rules.SplitTheHoardState._compute_legal` and `effects.legal` for the mask, `encode.Encoder._encode`
 for the observation and the full state vector.
