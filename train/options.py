@@ -20,7 +20,7 @@ from typing import Any
 import card_envs
 from card_envs.agents import is_checkpoint, make_policy, named_bots_text, opponent_names
 from card_envs.train.acting import COMPUTE_DTYPES, ENGINES, game_engine, resolve_compute_dtype
-from card_envs.train.configs import DEFAULTS, recipe, recipe_names
+from card_envs.train.configs import DEFAULTS, recipe_names, recipes_text, stages
 from card_envs.train.evaluating import FINAL_CHUNK
 from card_envs.train.pretrain import check_scored_teacher
 
@@ -38,8 +38,11 @@ def arg(default: Any, help: str) -> Any:  # noqa: A002 - mirrors argparse's keyw
 class Args:
     env_id: str = arg("three_piles_v0", "registered env id")
     env_config: dict = arg({}, "game arguments as JSON, e.g. '{\"num_players\": 3}' (merged into the game's default)")
-    recipe: str = arg("", "a named recipe of the game instead of its default one (train/configs.py RECIPES: "
-                          "dominion_v0 't1a', its one default kingdom)")
+    recipe: str = arg("", "a named recipe of the game instead of its default one (train/configs.py RECIPES). A "
+                          "recipe of stages trains them one after another in --run-name's folder, each in its "
+                          "own sub-folder stage<k>_<name>, stage k > 1 from stage k-1's final checkpoint; the "
+                          "options given apply to every stage (--max-minutes and --total-steps: to each one), "
+                          "--init-from to the first; --resume goes on with the first unfinished stage")
     run_name: str = arg("", "the run's folder in runs_dir, a name without path separators "
                             "(default: <env_id>__s<seed>__<time>)")
     runs_dir: str = arg("runs", "where runs (TensorBoard logs, checkpoints) are written")
@@ -206,17 +209,27 @@ def parse_args(argv: list[str] | None = None, parser: argparse.ArgumentParser | 
     ``--env-config`` is merged into the game's default one (Illimat's recipe needs its
     ``harvest_features``, whatever else is asked): a key given wins."""
     parser = parser or build_parser(env_id_in(argv))
-    given = {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()
-             if v is not None}
+    given = options_given(argv, parser)
     env_id = given.get("env_id", Args.env_id)
     try:
-        tuned = recipe(env_id, given.get("recipe", ""))
+        first = stages(env_id, given.get("recipe", ""))[0][1]  # a recipe of stages: its first one's
     except KeyError:
         parser.error(f"--recipe {given['recipe']!r}: {env_id}'s recipes are {recipe_names(env_id) or 'none'} "
                      "(besides its default)")
+    return with_options(first, given), set(given)
+
+
+def options_given(argv: list[str] | None, parser: argparse.ArgumentParser) -> dict[str, Any]:
+    """The options on the command line (``parser``: `build_parser`'s), by field name."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()
+            if v is not None}
+
+
+def with_options(settings: dict[str, Any], given: dict[str, Any]) -> Args:
+    """``Args()`` < a recipe's ``settings`` < the options ``given``; ``env_config`` merged into the recipe's."""
     if "env_config" in given:
-        given["env_config"] = {**tuned.get("env_config", {}), **given["env_config"]}
-    return Args(**{**tuned, **given}), set(given)
+        given = {**given, "env_config": {**settings.get("env_config", {}), **given["env_config"]}}
+    return Args(**{**settings, **given})
 
 
 def env_id_in(argv: list[str] | None) -> str:
@@ -242,6 +255,8 @@ def build_parser(env_id: str = Args.env_id) -> argparse.ArgumentParser:
         default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
         shown = game_defaults.get(f.name, default)
         option, help_text = flag(f.name), f"{f.metadata['help']} (default {shown!r})"
+        if f.name == "recipe":
+            help_text += f"; {env_id}'s: {recipes_text(env_id)}"
         if isinstance(default, bool):
             parser.add_argument(option, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS, help=help_text)
         elif isinstance(default, tuple):

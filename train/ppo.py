@@ -4,11 +4,13 @@
     python -m card_envs.train three_piles_v0 --total-steps 2000000 --seed 3
     python -m card_envs.train three_piles_v0 --run-name mine --resume   # continue a killed run
     python -m card_envs.train illimat_v0 --init-from shipped:illimat_v0   # fine-tune a shipped checkpoint
+    python -m card_envs.train illimat_v0 --recipe shipped   # a recipe of stages, one after another
     tensorboard --logdir runs
 
 How it works (in the spirit of CleanRL's single-file PPO: the loop is this file; its options and command
 line are `card_envs.train.options`, its time limit `card_envs.train.timeplan`, its checkpoints
-`card_envs.train.checkpoints` and its evaluations `card_envs.train.evaluating`):
+`card_envs.train.checkpoints`, its evaluations `card_envs.train.evaluating` and its recipes of
+stages `card_envs.train.stages`):
 
 - ``num_games`` games are stepped together; in each, one seat must act, and one batched forward
   pass serves every seat that the learner controls. ``--engine batch`` steps them with the game's
@@ -85,10 +87,11 @@ from card_envs.train.evaluating import (  # noqa: F401 - elo_ratings: public her
 from card_envs.train.loss import compiled, minibatch_loss
 from card_envs.train.sparse_linear import worth_it
 from card_envs.train.options import (
-    RESUMABLE, Args, build_parser, check_run_name, env_id_in, flag, hyperparameter_table, parse_args, resolve_auto,
-    stop_on_signals)
+    RESUMABLE, Args, build_parser, check_run_name, env_id_in, flag, hyperparameter_table, options_given, parse_args,
+    resolve_auto, stop_on_signals)
 from card_envs.train.policy_terms import mask_offsets
 from card_envs.train.progress import RecentRate, TrainingProgress
+from card_envs.train.stages import Chain, chain_of
 from card_envs.train.pretrain import clone, student_games, teacher_games, workers_for
 from card_envs.train.timeplan import (  # noqa: F401 - the shares: public here too
     CLONING_SHARE, FINAL_EVAL_SHARE, TEACHER_GAMES_SHARE, TimePlan, seconds_text, training_seconds)
@@ -504,6 +507,39 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser(env_id_in(argv))
     args, given = parse_args(argv, parser)
     try:
+        chain = chain_of(args, options_given(argv, parser))
+    except (ValueError, FileNotFoundError) as error:
+        parser.error(str(error))
+    return run(parser, args, given) if chain is None else run_stages(parser, chain)
+
+
+def run_stages(parser, chain: Chain) -> int:
+    """A recipe's stages one after another (`card_envs.train.stages`): the finished ones skipped,
+    a started one resumed, the others started; stops where a stage does (its exit code)."""
+    chain.save()
+    last = len(chain.stages) - 1
+    for k in range(len(chain.stages)):
+        print(chain.plan_text(k))
+        if chain.stage_folder(k) in chain.finished:
+            print(f"  finished: {chain.checkpoint(k)}")
+            continue
+        if chain.started(k):  # stopped or killed: it goes on from its last checkpoint
+            resumed = {name: value for name, value in chain.options.items() if name in RESUMABLE}
+            args = Args(**resumed, runs_dir=str(chain.folder), run_name=chain.stage_folder(k), resume=True)
+            code = run(parser, args, {*resumed, "run_name", "runs_dir", "resume"}, chain.resume_command())
+        else:
+            code = run(parser, chain.args(k), set(), chain.resume_command())
+        if code:
+            return code
+        chain.finish(k)
+    print(f"--recipe {chain.recipe}: all {last + 1} stages finished; its checkpoint: {chain.checkpoint(last)}")
+    return 0
+
+
+def run(parser, args: Args, given: set[str], resume_command: str = "") -> int:
+    """One run of the trainer, new or resumed (``given``: the options given), with its output and
+    exit code; ``resume_command`` is what a stopped run tells to go on (by default, its own)."""
+    try:
         trainer = start(args, given)
     except (ValueError, FileNotFoundError) as error:
         parser.error(str(error))  # usage, one line of error, exit code 2
@@ -514,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
     writer = SummaryWriter(str(trainer.run_dir), purge_step=trainer.step + 1 if trainer.step else None)
     writer.add_text("hyperparameters", hyperparameter_table(trainer.args), trainer.step)
     print(f"training {trainer.args.env_id} -> {trainer.run_dir} (tensorboard --logdir {trainer.args.runs_dir})")
-    if args.resume:
+    if trainer.args.resume:
         kept = sorted(set(given) - set(RESUMABLE) - {"resume", "run_name", "runs_dir", "env_id"})
         note = "" if trainer.update < trainer.total_updates else " (nothing left to train: give a larger --total-steps)"
         if kept:
@@ -544,9 +580,10 @@ def main(argv: list[str] | None = None) -> int:
         runs_dir = "" if trainer.args.runs_dir == Args.runs_dir else f" --runs-dir {trainer.args.runs_dir}"
         where = "" if trainer.cloned else (" during cloning (the checkpoint's weights are unfitted; the resumed run "
                                            "clones)")
+        resume_command = resume_command or f"python3 -m card_envs.train --resume --run-name {trainer.args.run_name}" \
+                                           f"{runs_dir}"
         print(f"{trainer.stop_requested}: stopped at step {trainer.step:,}{where}, checkpoint "
-              f"{trainer.run_dir / 'checkpoints' / 'latest.pt'}; resume with: "
-              f"python3 -m card_envs.train --resume --run-name {trainer.args.run_name}{runs_dir}")
+              f"{trainer.run_dir / 'checkpoints' / 'latest.pt'}; resume with: {resume_command}")
         return 128 + getattr(signal, trainer.stop_requested)
     print(f"final checkpoint: {trainer.run_dir / 'checkpoints' / 'latest.pt'}")
     for name in policy_names(trainer.game):
