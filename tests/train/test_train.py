@@ -528,6 +528,16 @@ def test_the_curve_script_plots_a_logged_run(tmp_path, capsys):
     assert (tmp_path / "plots" / "curve.png").read_bytes()[:4] == b"\x89PNG"
     assert curve.main([str(tmp_path)]) == 2 and "no training log" in capsys.readouterr().err
     assert curve.main([str(tmp_path / "nope")]) == 2 and "is not a folder" in capsys.readouterr().err
+    # several runs (a recipe's seeds) in one plot, a table section each
+    argv[argv.index("c")] = "d"
+    assert main(argv + ["--seed", "2"]) == 0
+    assert curve.main([str(tmp_path / "c"), str(tmp_path / "d"), "--out", str(tmp_path / "seeds")]) == 0
+    both = (tmp_path / "seeds" / "curve.md").read_text()
+    assert "## c" in both and "## d" in both and both.count("| 1,024 |") == 2
+    assert (tmp_path / "seeds" / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(SystemExit):  # several runs and no --out: where would they go?
+        curve.main([str(tmp_path / "c"), str(tmp_path / "d")])
+    assert "several runs need --out" in capsys.readouterr().err
 
 
 def test_elo_ratings_order_the_players_and_anchor_random_at_zero():
