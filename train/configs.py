@@ -117,6 +117,24 @@ RECIPES: dict[str, dict[str, dict[str, Any] | Stages]] = {
 }
 
 
+# What learning from the game's result alone leaves out of a game's defaults besides cloning: the
+# teacher's labels (kickstarting) and the teacher itself.
+TEACHING = ("teacher", "teacher_coef", "teacher_until")
+
+
+def reward_only(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` learning from the game's result alone, as sb3-contrib's MaskablePPO does on the
+    gymnasium view: without cloning (`without_cloning`) and without a teacher's labels (`TEACHING`);
+    the same network, opponents, learning rate, game arguments and everything else."""
+    return {name: value for name, value in without_cloning(config).items() if name not in TEACHING}
+
+
+# Every game's ``reward_only`` recipe, derived from its default one (`reward_only`): our PPO in the
+# benchmark's comparison of two algorithms at a fixed budget (docs/benchmark.md; its sweep,
+# card_envs.evaluate.benchmark.sweep, sets the budget).
+for _env_id, _defaults in DEFAULTS.items():
+    RECIPES.setdefault(_env_id, {})["reward_only"] = reward_only(_defaults)
+
 # Evaluations deal what training held out: per game, an ``env_config`` setting that trains on a part
 # of the deals -> the value the trainer's evaluations (periodic and final) deal instead
 # (`evaluation_config`; train/evaluating.py). Dominion's "random_train" kingdoms never include the
