@@ -9,8 +9,9 @@
 | ``heuristic`` | the game's scripted agent (`SCRIPTED`) |
 | a name in ``NAMED[game]`` | one of the game's further named scripted bots (`named_bots`), below |
 | ``ismcts`` / ``ismcts:iterations=200,exploration=0.7,rollout_depth=20`` | information-set MCTS (`card_envs.agents.ismcts.ISMCTS`) |
-| a path ending in ``.pt`` | a trained checkpoint (`card_envs.agents.neural.NeuralPolicy`), checked against the game; it observes with the observation options it was trained on (`card_envs.agents.neural.OwnObservationPolicy` where the game's differ) |
+| a path ending in ``.pt`` | a trained checkpoint (`card_envs.agents.neural.NeuralPolicy`), checked against the game; it observes with the observation options it was trained on (`card_envs.agents.policy.OwnObservationPolicy` where the game's differ) |
 | ``openspiel:ismcts`` / ``openspiel:mcts:simulations=200,determinizations=4`` | OpenSpiel's IS-MCTS or determinized MCTS (`card_envs.agents.openspiel`; the ``openspiel`` extra) |
+| ``sb3:<path>.zip`` | a model trained by sb3-contrib's MaskablePPO (``python -m card_envs.train.sb3``; `card_envs.agents.sb3.MaskablePolicy`), checked against the game by its sidecar ``model.json``; the most probable legal action, as a checkpoint; it observes with the observation options it was trained on, as a checkpoint |
 | ``shipped:<env_id>`` | the game's shipped checkpoint (e.g. ``shipped:illimat_v0``; `card_envs.agents.shipped.checkpoint_path`), from any folder |
 
 A game's named scripted bots (`NAMED`; batched, from observations, like ``heuristic``):
@@ -42,7 +43,8 @@ import math
 from typing import Any
 
 from card_envs.agents.ismcts import SearchPolicy
-from card_envs.agents.policy import Policy, RandomPolicy
+from card_envs.agents.policy import Policy, RandomPolicy, observing, observing_game
+from card_envs.agents.sb3 import PREFIX as SB3
 from card_envs.agents.shipped import checkpoint_path, is_checkpoint, shipped_names
 from card_envs.core.game import Game
 
@@ -107,7 +109,7 @@ def _accepted(game: Game) -> str:
     env_id = f"{game.name}_v{game.version}"
     shipped = f", or its shipped checkpoint 'shipped:{env_id}'" if env_id in shipped_names() else ""
     return (f"{policy_names(game)} (batched baselines){named}, 'greedy', 'ismcts' or 'ismcts:{options}' "
-            f"(search baselines), a checkpoint path ending in .pt{shipped}")
+            f"(search baselines), a checkpoint path ending in .pt{shipped}, a MaskablePPO model 'sb3:<path>.zip'")
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -142,6 +144,10 @@ def make_policy(name: str, game: Game) -> Policy:
     """A policy by spec (see the module docstring); ValueError listing what is accepted otherwise."""
     if is_checkpoint(name):
         return _checkpoint_policy(name, game)
+    if name.startswith(SB3):  # a MaskablePPO model (sb3-contrib, the benchmark extra): card_envs.agents.sb3
+        from card_envs.agents.sb3 import load
+
+        return load(name, game)
     if name.startswith("openspiel:"):  # OpenSpiel's search bots (the openspiel extra): card_envs.agents.openspiel
         from card_envs.agents.openspiel import openspiel_policy
 
@@ -172,21 +178,20 @@ def _checkpoint_policy(path: str, game: Game) -> Policy:
     """The checkpoint's policy under ``game``'s rules, observing with the observation options it was
     trained on (`Game.observation_options`); ValueError where its network does not fit them. ``path``
     is a file or ``shipped:<env_id>`` (`checkpoint_path`)."""
-    from card_envs.agents.neural import NeuralPolicy, OwnObservationPolicy  # torch is imported only for checkpoints
+    from card_envs.agents.neural import NeuralPolicy  # torch is imported only for checkpoints
 
     if not checkpoint_path(path).is_file():  # ValueError listing the shipped names for an unknown shipped: one
         raise ValueError(f"no checkpoint file at {path!r}")
     env_id = f"{game.name}_v{game.version}"
     policy = NeuralPolicy.from_checkpoint(path, env_id)
     trained = policy.checkpoint_info["game_config"]
-    options = {k: trained[k] for k in game.observation_options if k in trained}
-    own = game if all(game.config.get(k) == v for k, v in options.items()) else \
-        type(game)(**{**game.config, **options})
+    own = observing_game(game, trained)
     head = policy.network.policy_head
     first = next((m for m in policy.network.trunk if hasattr(m, "in_features")), head)
     if first.in_features != own.observation_size or head.out_features != own.num_actions:
+        options = {k: trained[k] for k in game.observation_options if k in trained}
         raise ValueError(
             f"{path} was trained with game config {trained} (observation {first.in_features}, actions "
             f"{head.out_features}); this game {game.config}, observed with the checkpoint's options "
             f"{options}, has observation {own.observation_size}, actions {own.num_actions}")
-    return policy if own is game else OwnObservationPolicy(policy, own)
+    return observing(policy, game, own)

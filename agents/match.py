@@ -67,7 +67,7 @@ def rotated_match(game, policies: Sequence[Policy], num_deals: int, seed: int = 
 
     Search policies (``needs_state = True``, `card_envs.agents.ismcts.SearchPolicy`) act one game at a time
     through ``act_state(state, seat, rng)``, which shows them determinizations only.
-    A checkpoint that observes with its own options (`card_envs.agents.neural.OwnObservationPolicy`) acts for
+    A checkpoint that observes with its own options (`card_envs.agents.policy.OwnObservationPolicy`) acts for
     all its seats through ``act_states(states, seats, rng)``.
 
     Options: ``rotations`` plays only these seat shifts (row ``d * len(rotations) + i`` is deal d

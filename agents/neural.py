@@ -41,7 +41,7 @@ from torch import nn
 from torch.nn import functional as F
 
 import card_envs
-from card_envs.agents.policy import Policy, StatePolicy
+from card_envs.agents.policy import OwnObservationPolicy, Policy  # noqa: F401 - OwnObservationPolicy: its older home
 from card_envs.agents.shipped import checkpoint_path
 from card_envs.core.files import atomic_write
 from card_envs.core.snapshot import show
@@ -381,31 +381,3 @@ class NeuralPolicy(Policy):
             return logits.argmax(dim=-1).numpy()
         # Drawn with the caller's generator: sampling stays reproducible from `rng`.
         return sample(logits, torch.from_numpy(rng.random((len(logits), 1)))).numpy()
-
-
-class OwnObservationPolicy(StatePolicy):
-    """A checkpoint's policy in a match whose game differs from its own only in observation options
-    (`Game.observation_options`): it reads each position through its own ``game``, the match's
-    rules with the options it was trained on. Match runners give it the state
-    (``needs_state = True``), as they give search policies; it acts on that seat's observation only.
-
-    Args:
-        policy: the checkpoint's `NeuralPolicy`.
-        game: the game whose observation the policy reads.
-    """
-
-    def __init__(self, policy: NeuralPolicy, game):
-        self.policy, self.game = policy, game
-        self.name = policy.name
-        # act() refuses a given observation: it would be the match's, not its own
-        self.needs = f"the game state, to read its own observation ({show(game.config)}), not the match's"
-        self.checkpoint_info = getattr(policy, "checkpoint_info", None)
-
-    def act_state(self, state, seat: int, rng) -> int:
-        return int(self.act_states([state], [seat], rng)[0])
-
-    def act_states(self, states, seats, rng) -> np.ndarray:
-        """Actions for a batch of positions (``seats[i]`` is to move in ``states[i]``)."""
-        observations = np.stack([self.game.observe(s, int(seat)) for s, seat in zip(states, seats)])
-        return self.policy.act_batch(observations, np.stack([s.legal_mask() for s in states]), rng)
-

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import abc
+from typing import Any
 
 import numpy as np
+
+from card_envs.core.text import show
 
 
 class Policy(abc.ABC):
@@ -77,3 +80,47 @@ class RandomPolicy(Policy):
         if (action_masks.sum(axis=-1) == 0).any():
             raise ValueError("an action_mask row has no legal action")
         return noise.argmax(axis=-1)
+
+
+class OwnObservationPolicy(StatePolicy):
+    """A trained policy in a match whose game differs from its own only in observation options
+    (`Game.observation_options`): it reads each position through its own ``game``, the match's
+    rules with the options it was trained on. Match runners give it the state
+    (``needs_state = True``), as they give search policies; it acts on that seat's observation only.
+    Any policy with an ``act_batch`` fits: a checkpoint's (`card_envs.agents.neural.NeuralPolicy`),
+    a MaskablePPO model's (`card_envs.agents.sb3`).
+
+    Args:
+        policy: the trained policy (it acts on its own game's observations).
+        game: the game whose observation the policy reads.
+    """
+
+    def __init__(self, policy: Policy, game):
+        self.policy, self.game = policy, game
+        self.name = policy.name
+        # act() refuses a given observation: it would be the match's, not its own
+        self.needs = f"the game state, to read its own observation ({show(game.config)}), not the match's"
+        self.checkpoint_info = getattr(policy, "checkpoint_info", None)
+
+    def act_state(self, state, seat: int, rng) -> int:
+        return int(self.act_states([state], [seat], rng)[0])
+
+    def act_states(self, states, seats, rng) -> np.ndarray:
+        """Actions for a batch of positions (``seats[i]`` is to move in ``states[i]``)."""
+        observations = np.stack([self.game.observe(s, int(seat)) for s, seat in zip(states, seats)])
+        return self.policy.act_batch(observations, np.stack([s.legal_mask() for s in states]), rng)
+
+
+def observing_game(game, trained: dict[str, Any]):
+    """The game a policy trained with game arguments ``trained`` observes a match of ``game`` with:
+    ``game`` itself where its observation options (`Game.observation_options`) are the trained
+    ones, else the match's rules with the trained options (for `OwnObservationPolicy`)."""
+    options = {k: trained[k] for k in game.observation_options if k in trained}
+    if all(game.config.get(k) == v for k, v in options.items()):
+        return game
+    return type(game)(**{**game.config, **options})
+
+
+def observing(policy: Policy, game, own) -> Policy:
+    """``policy`` as it plays ``game`` when it reads ``own``'s observations (`observing_game`)."""
+    return policy if own is game else OwnObservationPolicy(policy, own)

@@ -69,7 +69,7 @@ def expand_all(specs: list[str], game: Game) -> list[Player]:
 
 def _with_options(player: Player, policy, game: Game) -> Player:
     """The player, noting the observation options its checkpoint reads with where they differ from
-    the match's (`card_envs.agents.neural.OwnObservationPolicy`): the report names them."""
+    the match's (`card_envs.agents.policy.OwnObservationPolicy`): the report names them."""
     own = getattr(policy, "game", game)
     options = {k: own.config[k] for k in game.observation_options if own.config.get(k) != game.config.get(k)}
     return replace(player, observes=options) if options else player
