@@ -6,12 +6,15 @@ normalized score (0 = random, 1 = the strongest scripted agent) and across games
 optimality gap with stratified bootstrap intervals and its performance profile. Several runs
 (seeds of a training recipe) are the normal input: give every game one ``--policy`` per run, in
 the same order. A SPEC is any player of ``python -m card_envs.evaluate``: a checkpoint file, a
-shipped checkpoint (``shipped:<env_id>``), ``heuristic``...
+shipped checkpoint (``shipped:<env_id>``), a MaskablePPO model (``sb3:<path>.zip``), ``heuristic``...
+Policies of some of the games make a partial report (those games' tables, no aggregate);
+``--merge`` builds the whole report from the runs of earlier reports.
 
     python -m card_envs.evaluate.benchmark --name shipped --policy three_piles_v0=shipped:three_piles_v0 \\
         --policy piles_v0=shipped:piles_v0 --policy split_the_hoard_v0=shipped:split_the_hoard_v0 \\
         --policy illimat_v0=shipped:illimat_v0 --policy dominion_v0=shipped:dominion_v0 --workers 2
     python -m card_envs.evaluate.benchmark --anchors --workers 2     # remeasure the normalization anchors
+    python -m card_envs.evaluate.benchmark --merge docs/benchmark_runs/ppo/*_v0 --name ppo --out runs/benchmark/ppo
     python -m card_envs.evaluate.benchmark --compare runs/benchmark/ppo runs/benchmark/maskable --out both
 
 Writes results.json, results.md and performance_profile.png (``--compare``: comparison.md and the
@@ -32,7 +35,8 @@ from pathlib import Path
 from card_envs.agents.shipped import is_checkpoint
 from card_envs.core.extras import require
 from card_envs.evaluate.__main__ import new_folder, stop_on_signals
-from card_envs.evaluate.benchmark import play
+from card_envs.agents.sb3 import PREFIX as SB3
+from card_envs.evaluate.benchmark import merge, play
 from card_envs.evaluate.benchmark.protocol import GAMES, VERSION, protocol
 from card_envs.evaluate.benchmark.report import anchors_markdown, build, load_reports, write, write_comparison
 from card_envs.evaluate.report import check_writable, write_text
@@ -46,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--policy", action="append", default=[], metavar="ENV_ID=SPEC",
                         help=f"one run's policy for one game (repeat: every game of the protocol, {', '.join(GAMES)}, "
-                             "the same number of times, once per run)")
+                             "the same number of times, once per run; some of the games only: a partial report, "
+                             "without aggregate, for --merge)")
     parser.add_argument("--name", default="policy", help="the algorithm's name in the report and the plot")
     parser.add_argument("--anchors", action="store_true",
                         help="measure the normalization anchors (random and every scripted agent against each "
@@ -54,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--compare", nargs="+", metavar="DIR",
                         help="put earlier benchmark reports (their --out folders) side by side: a table and every "
                              "algorithm's performance profile in one plot, written to --out; no game is played")
+    parser.add_argument("--merge", nargs="+", metavar="DIR",
+                        help="build one whole report (aggregate, profile) from the runs of earlier reports, to --out: "
+                             "a DIR holding results.json is that report, any other DIR every results.json below it "
+                             "(recursively); each game's runs concatenated in the order of the DIRs, then of the "
+                             "reports' paths (natural order); one protocol, no mixing of --deals budgets, the same "
+                             "number of runs for every game in the end; no game is played")
     parser.add_argument("--deals", type=int, default=None,
                         help="deals per opponent instead of the protocol's (a quick check: such a report is "
                              "marked as not the protocol's)")
@@ -77,10 +88,12 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.ArgumentParser, argpars
         parser.error(f"--bootstrap-seed must be >= 0, got {args.bootstrap_seed}")
     if args.deals is not None and args.deals < 1:
         parser.error(f"--deals must be at least 1, got {args.deals}")
-    if sum(map(bool, (args.anchors, args.policy, args.compare))) > 1:
-        parser.error("--policy, --anchors and --compare are three different jobs: give one of them")
-    if not (args.anchors or args.policy or args.compare):
-        parser.error("give one --policy ENV_ID=SPEC per game per run (or --anchors, or --compare DIR ...)")
+    if sum(map(bool, (args.anchors, args.policy, args.compare, args.merge))) > 1:
+        parser.error("--policy, --anchors, --compare and --merge are different jobs: give one of them")
+    if not (args.anchors or args.policy or args.compare or args.merge):
+        parser.error("give one --policy ENV_ID=SPEC per game per run (or --anchors, --compare DIR ... or --merge DIR ...)")
+    if args.merge and args.deals is not None:
+        parser.error("--merge plays no game: --deals is the merged reports' own")
     args.workers = min(args.workers, available_cores())
     return parser, args
 
@@ -91,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     specs = [text.partition("=")[2] for text in args.policy]
     if any(is_checkpoint(spec) for spec in specs):
         require(PROG, "train", "torch")
+    if any(spec.startswith(SB3) for spec in specs):
+        require(PROG, "benchmark", "sb3_contrib", "torch")
     out = Path(args.out) if args.out else new_folder(Path("runs") / "benchmark")
     report_file = out / ("anchors.json" if args.anchors else "comparison.md" if args.compare else "results.json")
     command = f"{PROG} " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
@@ -101,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                              "--overwrite to replace it")
         if args.compare:
             reports = load_reports(args.compare)
+        elif args.merge:
+            recorded, games, taken = merge.gather(args.merge)
         elif not args.anchors:
             runs = play.parse_policies(args.policy)
             players = {env_id: play.players_of(env_id, given) for env_id, given in runs.items()}
@@ -124,22 +141,33 @@ def main(argv: list[str] | None = None) -> int:
         print("ANCHORS = " + json.dumps(anchors, indent=4))
         print(f"wrote {report_file}, {out / 'anchors.md'}", file=sys.stderr)
         return 0
-    games = {}
-    for env_id, mine in players.items():
-        games[env_id] = [play.with_normalized(env_id, result)
-                         for result in play.play_game(env_id, mine, args.deals, args.workers, progress)]
-    meta = {"name": args.name, "command": command, "deals": args.deals, "workers": args.workers,
-            "wall_s": time.perf_counter() - start,
-            "cpu_s": sum(run["cpu_s"] for results in games.values() for run in results)}
+    if args.merge:
+        meta = {"name": args.name, "command": command, **taken}
+    else:
+        recorded, games = protocol(), {}
+        for env_id, mine in players.items():
+            games[env_id] = [play.with_normalized(env_id, result)
+                             for result in play.play_game(env_id, mine, args.deals, args.workers, progress)]
+        meta = {"name": args.name, "command": command, "deals": args.deals, "workers": args.workers,
+                "wall_s": time.perf_counter() - start,
+                "cpu_s": sum(run["cpu_s"] for results in games.values() for run in results)}
     print(f"bootstrap intervals ({args.reps:,} resamples)...", file=sys.stderr)
-    report = build(meta, protocol(), games, args.reps, args.bootstrap_seed)
+    report = build(meta, recorded, games, args.reps, args.bootstrap_seed)
     files = write(report, out, plots=not args.no_plots)
     stats = report["aggregate"]
-    print(f"{args.name}: " + ", ".join(f"{label} {stats[key]['point']:.3f} [{stats[key]['ci95'][0]:.3f}, "
-                                       f"{stats[key]['ci95'][1]:.3f}]"
-                                       for key, label in (("iqm", "IQM"), ("optimality_gap", "optimality gap"))))
+    if report["partial"]:
+        print(f"{args.name}: a partial report ({', '.join(report['games'])}): " + ", ".join(
+            f"{env_id} {_mean(m)}" for env_id, m in zip(report["games"], stats["game_means"])))
+    else:
+        print(f"{args.name}: " + ", ".join(f"{label} {stats[key]['point']:.3f} [{stats[key]['ci95'][0]:.3f}, "
+                                           f"{stats[key]['ci95'][1]:.3f}]"
+                                           for key, label in (("iqm", "IQM"), ("optimality_gap", "optimality gap"))))
     print(f"wrote {', '.join(str(f) for f in files)}", file=sys.stderr)
     return 0
+
+
+def _mean(game_mean: dict) -> str:
+    return f"{game_mean['mean']:.3f} [{game_mean['ci95'][0]:.3f}, {game_mean['ci95'][1]:.3f}]"
 
 
 if __name__ == "__main__":

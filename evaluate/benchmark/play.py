@@ -15,8 +15,10 @@ from card_envs.evaluate.runner import distinct_rotations, play_pairings, seating
 
 
 def parse_policies(given: list[str]) -> dict[str, list[str]]:
-    """``ENV_ID=SPEC`` strings -> env id -> its runs' specs, in the order given; every game of the
-    protocol must have the same number of runs (the score matrix is runs x games)."""
+    """``ENV_ID=SPEC`` strings -> env id -> its runs' specs, in the order given and the protocol's
+    order of games. The games given may be a subset of the protocol's (a partial report: no
+    aggregate, until ``--merge`` joins it with others); each game given must have the same number
+    of runs (the score matrix is runs x games)."""
     runs: dict[str, list[str]] = {env_id: [] for env_id in GAMES}
     for text in given:
         env_id, sep, spec = text.partition("=")
@@ -26,10 +28,7 @@ def parse_policies(given: list[str]) -> dict[str, list[str]]:
             raise ValueError(f"--policy {text!r}: {env_id!r} is not a game of the protocol; its games are "
                              f"{', '.join(GAMES)}")
         runs[env_id].append(spec)
-    missing = [env_id for env_id, specs in runs.items() if not specs]
-    if missing:
-        raise ValueError(f"no --policy for {', '.join(missing)}: the benchmark takes one policy per game per run "
-                         f"(every game of the protocol: {', '.join(GAMES)})")
+    runs = {env_id: specs for env_id, specs in runs.items() if specs}
     counts = {env_id: len(specs) for env_id, specs in runs.items()}
     if len(set(counts.values())) > 1:
         raise ValueError(f"every game needs the same number of runs (one --policy each per run), got "

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.evaluate.benchmark.scores import aggregate, profile_plot
+from card_envs.evaluate.benchmark.scores import aggregate, game_means, profile_plot
 from card_envs.evaluate.report import write_text
 
 PROFILE = "performance_profile.png"
@@ -17,20 +17,25 @@ PROFILE = "performance_profile.png"
 
 def build(meta: dict[str, Any], protocol: dict[str, Any], games: dict[str, list[dict[str, Any]]],
           reps: int, seed: int) -> dict[str, Any]:
-    """The report of one algorithm: ``games`` maps env id -> its runs' results (`play.with_normalized`)."""
+    """The report of one algorithm: ``games`` maps env id -> its runs' results (`play.with_normalized`),
+    in the protocol's order. A report of some of the protocol's games is partial (``"partial": true``):
+    its ``aggregate`` holds each game's mean over runs alone, no IQM, optimality gap or profile
+    (`card_envs.evaluate.benchmark.merge` builds the whole report from partial ones)."""
     env_ids = list(games)
     runs = len(next(iter(games.values())))
     matrix = np.array([[games[env_id][k]["normalized"] for env_id in env_ids] for k in range(runs)])
-    stats = aggregate(matrix, reps=reps, seed=seed)
-    return {"protocol_version": protocol["version"], "meta": meta, "protocol": protocol, "games": env_ids,
+    partial = set(env_ids) != set(protocol["games"])
+    stats = game_means(matrix, reps=reps, seed=seed) if partial else aggregate(matrix, reps=reps, seed=seed)
+    return {"protocol_version": protocol["version"], "partial": partial, "meta": meta, "protocol": protocol,
+            "games": env_ids,
             "runs": [{"run": k, "games": {env_id: games[env_id][k] for env_id in env_ids}} for k in range(runs)],
             "score_matrix": matrix.tolist(), "aggregate": stats}
 
 
 def write(report: dict[str, Any], out: Path, plots: bool = True) -> list[Path]:
-    """results.json, results.md and (``plots``) the performance profile in ``out``."""
+    """results.json, results.md and (``plots``, a whole report) the performance profile in ``out``."""
     names = []
-    if plots:
+    if plots and not report["partial"]:
         profile_plot({report["meta"]["name"]: np.array(report["score_matrix"])}, out / PROFILE,
                      seed=report["aggregate"]["seed"])
         names.append(PROFILE)
@@ -46,6 +51,15 @@ def _interval(value: float, interval: list[float]) -> str:
     return f"{value:.3f} [{interval[0]:.3f}, {interval[1]:.3f}]"
 
 
+def _played(meta: dict[str, Any]) -> str:
+    """How the report's games were played: by this command, or by the reports it merges."""
+    if "merged_from" in meta:
+        return (f"merged from {len(meta['merged_from'])} report(s) (`--merge`; listed in results.json), whose play "
+                f"took CPU {meta['cpu_s']:.0f} s.")
+    return (f"{meta['workers']} worker(s); wall time {meta['wall_s']:.0f} s, CPU {meta['cpu_s']:.0f} s "
+            "of play.")
+
+
 def markdown(report: dict[str, Any]) -> str:
     meta, stats, protocol = report["meta"], report["aggregate"], report["protocol"]
     runs = stats["runs"]
@@ -53,18 +67,23 @@ def markdown(report: dict[str, Any]) -> str:
               f"**{meta['deals']} deal(s) per opponent: not the protocol's, so not comparable with its reports**")
     lines = [f"# Benchmark {report['protocol_version']}: {meta['name']}", "", f"`{meta['command']}`", "",
              f"{runs} run(s) per game, {budget}; deal d dealt from seed {protocol['eval_seed']} + d, each in every "
-             f"distinct seating; {meta['workers']} worker(s); wall time {meta['wall_s']:.0f} s, CPU {meta['cpu_s']:.0f} s "
-             "of play.", "",
-             "## Aggregate over the games", "",
-             "Normalized score: 0 = the uniform-random agent's result against the game's panel, 1 = the "
-             "strongest scripted agent's. Interquartile mean (IQM) and optimality gap (mean shortfall "
-             "below 1) with rliable's stratified bootstrap 95% intervals over the runs of each game "
-             f"({stats['reps']:,} resamples, seed {stats['seed']}), and with the games resampled too.", "",
-             "| metric | point | 95% interval (runs) | 95% interval (runs and games) |", "|---|---:|---|---|"]
-    for name, label in (("iqm", "IQM"), ("optimality_gap", "optimality gap")):
-        s = stats[name]
-        lines.append(f"| {label} | {s['point']:.3f} | [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}] | "
-                     f"[{s['ci95_games_too'][0]:.3f}, {s['ci95_games_too'][1]:.3f}] |")
+             f"distinct seating; {_played(meta)}", ""]
+    if report.get("partial"):
+        lines += [f"**Partial report**: {len(report['games'])} of the protocol's {len(protocol['games'])} games, so "
+                  "no aggregate over the games (IQM, optimality gap) and no performance profile; "
+                  "`python -m card_envs.evaluate.benchmark --merge` builds them from reports that together cover "
+                  "every game."]
+    else:
+        lines += ["## Aggregate over the games", "",
+                  "Normalized score: 0 = the uniform-random agent's result against the game's panel, 1 = the "
+                  "strongest scripted agent's. Interquartile mean (IQM) and optimality gap (mean shortfall "
+                  "below 1) with rliable's stratified bootstrap 95% intervals over the runs of each game "
+                  f"({stats['reps']:,} resamples, seed {stats['seed']}), and with the games resampled too.", "",
+                  "| metric | point | 95% interval (runs) | 95% interval (runs and games) |", "|---|---:|---|---|"]
+        for name, label in (("iqm", "IQM"), ("optimality_gap", "optimality gap")):
+            s = stats[name]
+            lines.append(f"| {label} | {s['point']:.3f} | [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}] | "
+                         f"[{s['ci95_games_too'][0]:.3f}, {s['ci95_games_too'][1]:.3f}] |")
     if runs == 1:
         lines += ["", "One run per game: the intervals over runs have zero width (they measure run-to-run "
                   "spread); each run's own sampling interval is in the table below."]
@@ -118,6 +137,9 @@ def load_reports(folders: list[str]) -> list[dict[str, Any]]:
         report = json.loads(path.read_text())
         if "score_matrix" not in report:
             raise ValueError(f"--compare: {path} is not a benchmark report (no score_matrix)")
+        if report.get("partial"):
+            raise ValueError(f"--compare: {path} is a partial report (games {', '.join(report['games'])}): build the "
+                             "whole one with --merge first")
         reports.append(report)
     versions = {r["protocol_version"] for r in reports}
     if len(versions) > 1:

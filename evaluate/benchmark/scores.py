@@ -100,14 +100,20 @@ def aggregate(matrix: np.ndarray, reps: int = 50_000, seed: int = 0) -> dict[str
     matrix = check_matrix(matrix)
     points, runs = _interval_estimates(matrix, _iqm_and_gap, reps, seed, task_bootstrap=False)
     _, games_too = _interval_estimates(matrix, _iqm_and_gap, reps, seed, task_bootstrap=True)
-    means, mean_intervals = _interval_estimates(matrix, lambda s: s.mean(axis=0), reps, seed, task_bootstrap=False)
     out = {name: {"point": float(points[k]), "ci95": [float(runs[0, k]), float(runs[1, k])],
                   "ci95_games_too": [float(games_too[0, k]), float(games_too[1, k])]}
            for k, name in enumerate(("iqm", "optimality_gap"))}
-    out["game_means"] = [{"mean": float(means[g]), "ci95": [float(mean_intervals[0, g]), float(mean_intervals[1, g])]}
-                         for g in range(matrix.shape[1])]
-    out.update(reps=reps, seed=seed, runs=matrix.shape[0], games=matrix.shape[1])
-    return out
+    return {**out, **game_means(matrix, reps, seed)}
+
+
+def game_means(matrix: np.ndarray, reps: int = 50_000, seed: int = 0) -> dict[str, Any]:
+    """Each game's mean over its runs with rliable's stratified bootstrap 95% interval over them
+    (all that a partial report, which covers some of the games, has of `aggregate`)."""
+    matrix = check_matrix(matrix)
+    means, intervals = _interval_estimates(matrix, lambda s: s.mean(axis=0), reps, seed, task_bootstrap=False)
+    return {"game_means": [{"mean": float(means[g]), "ci95": [float(intervals[0, g]), float(intervals[1, g])]}
+                           for g in range(matrix.shape[1])],
+            "reps": reps, "seed": seed, "runs": matrix.shape[0], "games": matrix.shape[1]}
 
 
 def check_matrix(matrix) -> np.ndarray:

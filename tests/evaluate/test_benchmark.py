@@ -142,12 +142,13 @@ def test_the_command_runs_end_to_end_on_a_tiny_budget(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (every_game()[:-2], "no --policy for dominion_v0"),
+    (every_game()[:-2] + ["--policy", "piles_v0=random"], "the same number of runs"),  # a partial report too
+    (["--merge", "nowhere"], "--merge plays no game"),
     (every_game() + ["--policy", "piles_v0=random"], "the same number of runs"),
     (every_game() + ["--policy", "chess_v0=random"], "'chess_v0' is not a game of the protocol"),
     (every_game() + ["--policy", "piles_v0"], "ENV_ID=SPEC"),
     (every_game("no_such_bot"), "policy 'no_such_bot'"),
-    (["--anchors", "--policy", "piles_v0=random"], "three different jobs"),
+    (["--anchors", "--policy", "piles_v0=random"], "different jobs"),
     ([], "give one --policy"),
     (every_game() + ["--bootstrap-seed", "-1"], "--bootstrap-seed must be >= 0"),
 ])
