@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     config = recipe_config(args.env_id)
     game = card_envs.make_game(args.env_id, **config)
-    print(f"MaskablePPO (sb3-contrib, its defaults) on {args.env_id} {config or ''} against {OPPONENT}: "
+    print(f"MaskablePPO (sb3-contrib, its defaults) on {args.env_id}{f' {config}' if config else ''} against {OPPONENT}: "
           f"{args.minutes:g} minutes, seed {args.seed}, {args.envs} env process(es) -> {args.out}", flush=True)
     env = make_envs(args.env_id, config, args.envs, args.seed)
     try:
