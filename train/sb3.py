@@ -27,9 +27,9 @@ seats while this process runs the network (one torch thread, ``--threads``; sb3'
 rough measure, one minute each at nice 19 on the shared 2-core machine beside a training run
 (load average 4-5), learner steps/s with 1 and 2 envs: Dominion 614 and 641, Illimat 266 and 305,
 3 Piles 1,167 and 775 (its games are cheap to step: the learner's updates and the pipes between
-processes weigh more). Two processes are the default because on a machine of its own the second
-core would otherwise idle while the games of the slower games are stepped; ``--envs 1`` may suit
-3 Piles better (to be measured on an idle machine).
+processes weigh more). Two processes are the default: on a machine of its own, one process
+leaves the second core idle, and the games that are slow to step gained even on a busy one;
+``--envs 1`` may suit 3 Piles better (to be measured on an idle machine).
 
 The budget: a callback ends learning at the first env step past ``--minutes`` of wall time,
 counted from the start of learning (the envs already started). An update in progress when the
