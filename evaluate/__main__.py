@@ -16,10 +16,11 @@ every ``step_*.pt`` in it, for a rating curve over training steps).
 
 Two players: head-to-head; more: round-robin (every pair; two checkpoints of the same folder are
 not paired); ``--gauntlet P``: P (a file, a shipped checkpoint or a folder) against each listed
-player, or every baseline when none is listed; ``--exploit P``: train ``--attempts`` fresh agents against P alone
+player, or every baseline when none is listed; ``--exploit P``: train ``--attempts`` agents against P alone
 (P plays every other team's seats, frozen), sharing ``--minutes`` (or ``--exploit-steps``), then
-play each against P, random and the scripted agent: the strongest exploiter's win rate, among
-those that beat random, measures how exploitable P is (`card_envs.evaluate.exploit`); P may also be a
+play each against P, random and the scripted agent, and their starting weights against P: the
+strongest exploiter's win rate, among those that beat random and did not end below their start,
+measures how exploitable P is (`card_envs.evaluate.exploit`); P may also be a
 scripted agent (``--exploit heuristic``), the same measure for comparison. Each deal is played
 in every distinct seating on the same seeds (see `card_envs.evaluate.runner`). Writes results.json,
 results.md and PNG plots to ``--out`` (by default a new folder under ``runs/evaluate/<env_id>/``); a report
@@ -44,8 +45,8 @@ from card_envs.agents import baseline_names, named_bots_text, opponent_names, po
 from card_envs.agents.shipped import SHIPPED, is_checkpoint, shipped_names
 from card_envs.agents.warm import COMPILE_PAYS_AT, warm_up, worth_compiling
 from card_envs.core.extras import require
-from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, STARTS, check_opponents, start_of, summarise,
-                                        train_exploiters, warnings)
+from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, STARTS, check_opponents, start_of, start_player,
+                                        summarise, train_exploiters, warnings)
 from card_envs.evaluate.players import Player, expand_all
 from card_envs.evaluate.report import build_report, check_writable, markdown, write_all
 from card_envs.evaluate.runner import (
@@ -241,7 +242,10 @@ def main(argv: list[str] | None = None) -> int:
         exploiters, trained = train_exploiters(args.env_id, game.config, target.spec, out, args.seed, args.attempts,
                                                args.minutes, args.exploit_steps, exploit_start,
                                                progress=not args.no_progress)
-        players, pairs = exploiters + players, [(e, target) for e in exploiters]
+        # Their starting weights play the target too: an exploiter that ends below them failed.
+        first = start_player(args.env_id, target.spec, exploit_start)
+        starts = [first] if first is not None else []
+        players, pairs = exploiters + starts + players, [(e, target) for e in exploiters + starts]
     pattern = seating_pattern(game, args.seating)
     seatings = len(distinct_rotations(pattern))
     print(f"{args.env_id} {mode}: {len(players)} players, {len(pairs)} pairings x {args.deals} deals x "
@@ -263,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
                                  args.check_deals, args.seed, args.workers, args.chunk_deals, None,
                                  progress=not args.no_progress, seating=args.seating)
         players += checks
-        summary = summarise(target, exploiters, trained, results, policy_names(game))
+        summary = summarise(target, exploiters, trained, results, policy_names(game), first)
     wall = time.perf_counter() - start
     command = "python -m card_envs.evaluate " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
     meta = {"env_id": args.env_id, "config": game.config, "mode": mode, "deals": args.deals, "seed": args.seed,

@@ -317,31 +317,39 @@ def _exploit_section(meta: dict[str, Any]) -> list[str]:
     attempts, spread = summary["attempts"], summary["spread"]
     budget = (f"--exploit-steps {meta['exploit_steps']:,}" if meta.get("exploit_steps") is not None
               else f"--minutes {meta['exploit_minutes']:g}")
+    floor = summary.get("start")  # the starting weights' own result against the target (reports since it)
     lines = ["## Exploitability", ""]
     if summary["best"] is None:
-        lines.append(f"**Not measured**: none of the {len(attempts)} exploiters beat random (below), so none "
-                     f"measures how exploitable {summary['target']} is.")
+        lines.append(f"**Not measured**: none of the {len(attempts)} exploiters counts (below: each did not beat "
+                     f"random or ended below its start), so none measures how exploitable {summary['target']} is.")
     else:
         low, high = summary["win_rate_wilson95"]
         sd = f", standard deviation {spread['sd']:.3f}" if spread["sd"] is not None else ""
-        lines.append(f"The strongest of the {spread['counted']} exploiters that beat random ({summary['best']}) "
+        lines.append(f"The strongest of the {spread['counted']} exploiters that count ({summary['best']}) "
                      f"wins **{summary['win_rate']:.3f}** [{low:.3f}, {high:.3f}] against {summary['target']} "
                      f"(Wilson 95%: game sampling, standard error {summary['sampling_se']:.3f}). Run-to-run "
                      f"spread across those attempts: {spread['low']:.3f} to {spread['high']:.3f}{sd}. A maximum "
                      "of noisy rates leans high by up to about one standard error.")
+    if floor is not None:
+        lines += ["", f"Their starting weights themselves win {_rate(floor, 'win_rate')} against {summary['target']} "
+                  f"over the same {floor['games']:,} games (`start` below)."]
     start = {"target": "from the target's weights", "fresh": "from a fresh network",
              "shipped": "from the game's shipped checkpoint's weights"}[meta["exploit_start"]]
+    failed = (" An exploiter whose win rate against the target ends below its starting weights' by more than "
+              "1.96 standard errors of the difference is a failed search, left out too.") if floor is not None else ""
     lines += ["", f"{len(attempts)} attempts shared {budget}, one after another, each {start} and seeded from "
               "(--seed, attempt). Sanity checks: score rate (wins + draws / 2) against each baseline over "
               f"{next(iter(attempts[0]['checks'].values()))['games']} games; an exploiter whose score rate "
-              "against random is not above 0.5 with 95% confidence is flagged and left out of the maximum.", ""]
+              f"against random is not above 0.5 with 95% confidence is flagged and left out of the maximum.{failed}",
+              ""]
     names = list(attempts[0]["checks"])
     lines += ["| attempt | seed | steps | train s | win rate vs target [95%] | "
               + " | ".join(f"score rate vs {n} [95%]" for n in names) + " | counted |",
               "|---|---:|---:|---:|---|" + "---|" * len(names) + "---|"]
     for a in attempts:
         cells = [_rate(a["vs_target"], "win_rate")] + [_rate(a["checks"][n], "score_rate") for n in names]
-        counted = "yes" if a["beats_random"] else "**no: did not beat random**"
+        counted = ("**no: did not beat random**" if not a["beats_random"] else
+                   "**no: failed search (below its start)**" if a.get("below_start") else "yes")
         lines.append(f"| {a['label']} | {a['seed']} | {a['steps']:,} | {a['train_s']:.0f} | "
                      + " | ".join(cells) + f" | {counted} |")
     return lines + [""]

@@ -38,6 +38,31 @@ def without_cloning(config: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in config.items() if name not in CLONING}
 
 
+# Fine-tuning weights already trained (an exploiter that starts from a checkpoint's), so as not to
+# unlearn the start: gently, at most the learning rate and entropy bonus of the recipes that start
+# from a clone (Illimat's, Split the Hoard's), and on Monte-Carlo returns (GAE's lambda 1 over
+# rollouts of `WHOLE_GAMES` decisions a game, as many decisions in all), not on the critic's guesses:
+# a critic trained against other opponents (or on other deals) is wrong about this one, and
+# bootstrapping from it at the end of every short rollout led PPO astray. Dominion's exploiters of
+# Smithy-BM on T1-A, from the shipped checkpoint (0.523 against it), fell to 0.376-0.429 within 2M
+# steps at the recipe's 5e-4 and 0.01 (32-decision rollouts, lambda 0.95). At 2e-4 and 0.003 one fell
+# to 0.350 in 1.5M steps (its start: 0.490 on those 400 games), and its reward in training fell at 5e-5
+# too; with lambda 1 over 256 decisions the reward held and the exploiter ended at 0.507.
+GENTLE = {"learning_rate": 2e-4, "ent_coef": 0.003}
+WHOLE_GAMES = 256
+
+
+def fine_tuning(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` (with its ``num_games`` and ``num_steps``, as every recipe here has) for fine-tuning:
+    its learning rate and entropy bonus at most `GENTLE`'s, lambda 1, rollouts of at least
+    `WHOLE_GAMES` decisions a game with as many decisions in all (the games a multiple of ``actors``)."""
+    tuned = {**config, **{name: min(config.get(name, most), most) for name, most in GENTLE.items()}, "gae_lambda": 1.0}
+    steps = max(config["num_steps"], WHOLE_GAMES)
+    actors = max(1, config.get("actors", 1))
+    games = max(actors, config["num_games"] * config["num_steps"] // steps)
+    return {**tuned, "num_steps": steps, "num_games": games - games % actors}
+
+
 DEFAULTS: dict[str, dict[str, Any]] = {
     # Self-play PPO on the result (+1 / 0 / -1), three games in four against the pool (the scripted
     # agent and past snapshots). On the batched engine the learner is the bottleneck, so its update
