@@ -45,8 +45,9 @@ from card_envs.agents import baseline_names, named_bots_text, opponent_names, po
 from card_envs.agents.shipped import SHIPPED, is_checkpoint, shipped_names
 from card_envs.agents.warm import COMPILE_PAYS_AT, warm_up, worth_compiling
 from card_envs.core.extras import require
-from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, STARTS, check_opponents, start_of, start_player,
-                                        summarise, train_exploiters, warnings)
+from card_envs.evaluate.exploit import (ATTEMPTS, CHECK_DEALS, STARTS, attempt_budget, check_opponents,
+                                        exploiter_args, start_of, start_player, summarise, train_exploiters,
+                                        warnings)
 from card_envs.evaluate.players import Player, expand_all
 from card_envs.evaluate.report import build_report, check_writable, markdown, write_all
 from card_envs.evaluate.runner import (
@@ -90,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "target for a checkpoint, fresh for a scripted agent (it has no weights)")
     parser.add_argument("--attempts", type=int, default=ATTEMPTS,
                         help="--exploit: exploiters trained; the strongest that beats random is the result")
+    parser.add_argument("--exploit-actors", type=int, default=None,
+                        help="--exploit: actor processes of each exploiter's training (default: the game's "
+                             "recipe's); more where the target, not the learner, costs the time (Dominion's "
+                             "best_bot plays a round-robin of the bots on every new kingdom, about 0.3 s a game)")
     parser.add_argument("--check-deals", type=int, default=CHECK_DEALS,
                         help="--exploit: deals of each exploiter's sanity check against random and the scripted agent")
     parser.add_argument("--deals", type=int, default=200, help="deals per pairing (each in every seating)")
@@ -126,8 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
 def parse_args(argv: list[str] | None, parser: argparse.ArgumentParser | None = None) -> argparse.Namespace:
     parser = parser or build_parser()
     args = parser.parse_intermixed_args(argv)  # players may come after options
-    for name in ("deals", "workers", "chunk_deals", "attempts", "check_deals"):
-        if getattr(args, name) < 1:
+    for name in ("deals", "workers", "chunk_deals", "attempts", "check_deals", "exploit_actors"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.seed < 0:
         parser.error("--seed must be >= 0")
@@ -196,6 +201,17 @@ def require_extras(args: argparse.Namespace, program: str) -> None:
         require(program, "train", "torch")
 
 
+def check_exploiter(args: argparse.Namespace, config: dict, target: str, out: Path, start: str) -> None:
+    """ValueError where the exploiters' training would refuse its arguments (--exploit-actors, the
+    game's config), now rather than after a first exploiter has trained."""
+    budget = attempt_budget(args.attempts, args.minutes, args.exploit_steps)
+    try:
+        exploiter_args(args.env_id, config, target, out, "exploiter_1", args.seed, budget, start, False,
+                       args.exploit_actors)
+    except ValueError as error:
+        raise ValueError(f"--exploit: the exploiters' training refuses its arguments: {error}") from None
+
+
 def new_folder(base: Path) -> Path:
     """A folder of this run's own under `base`, named by the time (``-2``, ``-3`` where taken): a run
     with the default --out never replaces an earlier run's report."""
@@ -232,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.overwrite:
             refuse_to_overwrite(out, args.record, args.env_id, pairs)
         exploit_start = start_of(players[0].spec, args.exploit_start) if mode == "exploit" else None
+        if mode == "exploit":
+            check_exploiter(args, game.config, players[0].spec, out, exploit_start)
         earlier = sorted(out.glob("exploiter*/checkpoints")) if mode == "exploit" else []
         if earlier:
             raise ValueError(f"{earlier[0].parent} holds an earlier exploiter: choose another --out")
@@ -241,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         target = players[0]
         exploiters, trained = train_exploiters(args.env_id, game.config, target.spec, out, args.seed, args.attempts,
                                                args.minutes, args.exploit_steps, exploit_start,
-                                               progress=not args.no_progress)
+                                               progress=not args.no_progress, actors=args.exploit_actors)
         # Their starting weights play the target too: an exploiter that ends below them failed.
         first = start_player(args.env_id, target.spec, exploit_start)
         starts = [first] if first is not None else []
@@ -276,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
             "record": args.record, "compiled_agents": compiled}
     if mode == "exploit":
         meta.update(exploit_minutes=args.minutes, exploit_steps=args.exploit_steps, exploit_start=exploit_start,
-                    attempts=args.attempts, check_deals=args.check_deals, exploit=summary)
+                    attempts=args.attempts, check_deals=args.check_deals, exploit_actors=args.exploit_actors,
+                    exploit=summary)
     report = build_report(meta, players, results)
     files = write_all(report, out, make_plots=not args.no_plots)
     print(markdown(report))
