@@ -342,8 +342,8 @@ def test_a_named_recipe_replaces_the_games_default_and_the_command_line_still_wi
     assert args.env_config == {} and args.opponents == ("heuristic",) and args.pool_size == 0
     default = parse_args(["dominion_v0"])[0]
     assert default.env_config == {"kingdom": "random_train"} and len(default.opponents) == 7
-    for argv, message in ((["dominion_v0", "--recipe", "nope"], "dominion_v0's recipes are ['t1a']"),
-                          (["piles_v0", "--recipe", "t1a"], "piles_v0's recipes are none")):
+    for argv, message in ((["dominion_v0", "--recipe", "nope"], "dominion_v0's recipes are ['t1a', 'reward_only']"),
+                          (["piles_v0", "--recipe", "t1a"], "piles_v0's recipes are ['reward_only']")):
         with pytest.raises(SystemExit) as exit_info:
             parse_args(argv)
         assert exit_info.value.code == 2 and message in capsys.readouterr().err
