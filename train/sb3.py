@@ -10,16 +10,21 @@ epochs, learning rate 3e-4 (constant), gamma 0.99, GAE lambda 0.95, clip 0.2, no
 env processes are ours; the sidecar records every value used.
 
 The env is `card_envs.gym.SingleAgentEnv`, the gymnasium view: the learner's seat is drawn each
-episode, every other seat is played by the game's scripted agent (``heuristic``), and the reward is
-the game's result alone (+1 / 0 / -1 at the end), as for our PPO's ``reward_only`` recipe. Its game
+episode, and so are its opponents (`OpponentPerGame`): every other seat is played by uniform random
+or by the game's scripted agent (``heuristic``), one of the two per game, and the reward is the
+game's result alone (+1 / 0 / -1 at the end), as for our PPO's ``reward_only`` recipe. Why random
+too: against the scripted agent alone, the first 10-minute run on 3 Piles (769,108 steps) never
+won a game; every reward was -1, and with gamma 0.99 it learned to draw lost games out, which lost
+979 of 1,000 games to random. Our PPO's opponents are a pool (past snapshots of itself and the
+scripted agent) that it can beat from the start; random gives MaskablePPO a result to learn from. Its game
 arguments are those of the game's training recipe (``env_config`` of train/configs.py's DEFAULTS),
 as our PPO trains: Dominion deals the training kingdoms (``random_train``), Illimat observes with its
 recipe's pieces.
 
 Piles is played by two teams of two: the gym view is single-agent, so the learner's partner is one
-of the other seats, played by the scripted agent like the two opponents; the team's result is the
-learner's reward. The learner thus trains beside a scripted partner, while in the benchmark its
-policy holds both seats of its team.
+of the other seats, played by the game's drawn policy (random or the scripted agent) like the two
+opponents; the team's result is the learner's reward. The learner thus trains beside a partner
+that is not itself, while in the benchmark its policy holds both seats of its team.
 
 Speed: ``--envs`` processes (default 2, sb3's SubprocVecEnv) step the games and their scripted
 seats while this process runs the network (one torch thread, ``--threads``; sb3's rollouts are then
@@ -59,7 +64,7 @@ from card_envs.core.extras import require
 from card_envs.core.files import atomic_write
 
 PROG = "python -m card_envs.train.sb3"
-OPPONENT = "heuristic"  # every other seat: the game's scripted agent
+OPPONENTS = ("random", "heuristic")  # every other seat, one of the two drawn each game
 
 
 def recipe_config(env_id: str) -> dict[str, Any]:
@@ -69,14 +74,35 @@ def recipe_config(env_id: str) -> dict[str, Any]:
     return dict(DEFAULTS.get(env_id, {}).get("env_config", {}))
 
 
+def opponent_per_game(env, policies: list):
+    """``env`` (a `card_envs.gym.SingleAgentEnv`) whose other seats are all played, each game, by one
+    of ``policies``, drawn at every reset from a generator of the wrapper's own (seeded by a reset's
+    ``seed``: the same seed, the same draws; the deal is the env's, unchanged)."""
+    import gymnasium
+    import numpy as np
+
+    class OpponentPerGame(gymnasium.Wrapper):
+        draws = np.random.default_rng()
+
+        def reset(self, *, seed=None, options=None):
+            if seed is not None:
+                self.draws = np.random.default_rng(seed)
+            drawn = policies[int(self.draws.integers(len(policies)))]
+            self.env.unwrapped.opponents = [drawn] * len(self.env.unwrapped.opponents)
+            return self.env.reset(seed=seed, options=options)
+
+    return OpponentPerGame(env)
+
+
 def make_env(env_id: str, config: dict[str, Any]):
-    """The gymnasium view against the scripted agent in every other seat, the learner's seat drawn
-    each episode (a module-level function: SubprocVecEnv sends it to its processes)."""
+    """The gymnasium view, the learner's seat and its opponents (`OPPONENTS`) drawn each game (a
+    module-level function: SubprocVecEnv sends it to its processes)."""
     from card_envs.agents import make_policy
     from card_envs.gym import SingleAgentEnv
 
     game = card_envs.make_game(env_id, **config)
-    return SingleAgentEnv(env_id, opponents=make_policy(OPPONENT, game), learner_seat="random", **config)
+    policies = [make_policy(name, game) for name in OPPONENTS]
+    return opponent_per_game(SingleAgentEnv(env_id, opponents=policies[0], learner_seat="random", **config), policies)
 
 
 def make_envs(env_id: str, config: dict[str, Any], envs: int, seed: int):
@@ -184,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     config = recipe_config(args.env_id)
     game = card_envs.make_game(args.env_id, **config)
-    print(f"MaskablePPO (sb3-contrib, its defaults) on {args.env_id}{f' {config}' if config else ''} against {OPPONENT}: "
+    print(f"MaskablePPO (sb3-contrib, its defaults) on {args.env_id}{f' {config}' if config else ''} against {' or '.join(OPPONENTS)} (drawn each game): "
           f"{args.minutes:g} minutes, seed {args.seed}, {args.envs} env process(es) -> {args.out}", flush=True)
     env = make_envs(args.env_id, config, args.envs, args.seed)
     try:
@@ -195,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         env.close()
     steps, wall_s = int(model.num_timesteps), clock.wall_s
     info = {"format": 1, "algorithm": "MaskablePPO", "policy": "MlpPolicy", "env_id": args.env_id,
-            "env_config": config, "opponents": OPPONENT, "learner_seat": "random", "seed": args.seed,
+            "env_config": config, "opponents": list(OPPONENTS), "opponents_drawn": "one per game", "learner_seat": "random", "seed": args.seed,
             "envs": args.envs, "threads": args.threads, "minutes": args.minutes, "steps": steps,
             "steps_counted": "the learner's decisions", "wall_s": wall_s, "steps_per_s": steps / wall_s,
             "updates": int(model._n_updates // model.n_epochs), "net_arch": model.policy.net_arch,

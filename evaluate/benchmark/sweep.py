@@ -144,7 +144,9 @@ def train(algo: str, env_id: str, seed: int, minutes: float, folder: Path, progr
         shutil.rmtree(folder)
     shown = shlex.join(["python3", *command[1:]])
     print(f"  training: {shown}", flush=True)
+    # the commit the run trained with: read before it starts (the checkout may move on during it)
     date, load_start, began = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), load_average(), time.perf_counter()
+    code = commit()
     returned = subprocess.run(command).returncode
     if returned:
         raise RuntimeError(f"training {env_id} seed {seed} failed (exit code {returned}): {shown}")
@@ -155,7 +157,7 @@ def train(algo: str, env_id: str, seed: int, minutes: float, folder: Path, progr
             "process_wall_s": round(time.perf_counter() - began, 2),
             "machine": {"cores": os.cpu_count(), "cores_available": available_cores(), "cpu_model": cpu_model(),
                         "load_average_start": load_start, "load_average_end": load_average()},
-            "date": date, "commit": commit(), "python": platform.python_version()}
+            "date": date, "commit": code, "python": platform.python_version()}
 
 
 def earlier_record(result: Path, minutes: float) -> dict[str, object] | None:

@@ -72,6 +72,24 @@ def test_maskable_ppo_trains_for_its_budget_and_records_it(sb3_model):
         sb3.main([SMALL, "--minutes", "0.02", "--out", str(sb3_model.parent)])
 
 
+def test_maskable_ppo_meets_random_and_the_scripted_agent_a_game_each_the_same_for_a_seed():
+    """Its opponents are drawn per game (against the scripted agent alone it never won, and learned
+    to lose): every other seat one policy, both policies met, the same draws for the same seed."""
+    env = sb3.make_env(SMALL, {})
+    policies = []
+    for game in range(40):
+        env.reset(seed=7 if game == 0 else None)
+        seats = env.unwrapped.opponents
+        assert all(policy is seats[0] for policy in seats)
+        policies.append(type(seats[0]).__name__)
+    assert len(set(policies)) == 2
+    again = []
+    for game in range(40):
+        env.reset(seed=7 if game == 0 else None)
+        again.append(type(env.unwrapped.opponents[0]).__name__)
+    assert again == policies
+
+
 def test_an_sb3_model_plays_legal_moves_in_batches_as_its_network_chooses(sb3_model):
     game = card_envs.make_game(SMALL)
     policy = make_policy(f"sb3:{sb3_model}", game)
