@@ -231,3 +231,18 @@ def test_the_sweep_trains_plays_records_and_skips_what_is_done(tmp_path, capsys)
     assert json.loads((result / "train.json").read_text()) == record and (result / "results.json").is_file()
     assert sweep.main([*argv[:2], "0.5", *argv[3:]]) == 1  # another budget in the same folder is refused
     assert "not 0.5: use another --out" in capsys.readouterr().err
+
+
+def test_a_run_records_the_commit_it_started_from_though_the_checkout_moves_during_it(tmp_path, monkeypatch):
+    checkout = {"hash": "before"}
+    monkeypatch.setattr(sweep, "commit", lambda: dict(checkout))
+    real_run = sweep.subprocess.run
+
+    def training_while_the_checkout_moves(*args, **kwargs):
+        done = real_run(*args, **kwargs)
+        checkout["hash"] = "after"
+        return done
+
+    monkeypatch.setattr(sweep.subprocess, "run", training_while_the_checkout_moves)
+    record = sweep.train("maskable_ppo", SMALL, 1, 0.02, tmp_path / "run", progress=False)
+    assert checkout["hash"] == "after" and record["commit"] == {"hash": "before"}
